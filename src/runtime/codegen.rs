@@ -81,6 +81,11 @@ struct Emitter<'a> {
     /// The first `Pos::locals` slot after the `let`s: one per unordered block, holding the
     /// set the previous round picked from.
     first_extra_local: usize,
+    /// Per op of the turn: an `if` whose two branches do the same when a move is replayed
+    /// (they differ only in tests and in `let`s nothing replayed reads), so replay skips it.
+    replay_skips: Vec<bool>,
+    /// Per `let` slot: whether something a replay runs reads it.
+    replay_locals: Vec<bool>,
 }
 
 /// Parts of the position an op, or the rest of a walk, looks at.
@@ -150,7 +155,10 @@ impl<'a> Emitter<'a> {
             in_distinct: vec![false; ops.len()],
             unordered,
             first_extra_local,
+            replay_skips: vec![false; ops.len()],
+            replay_locals: vec![false; crate::ir::MAX_SET_LOCALS],
         };
+        e.plan_replay();
         // Only blocks that compare hashes need their changes hashed; a block whose picks are
         // listed once per set compares nothing.
         let mut depth = 0usize;
@@ -193,6 +201,73 @@ impl<'a> Emitter<'a> {
             }
         }
         e
+    }
+
+    /// Which `if`s and `let`s a replay skips: a `let` nothing replayed reads, and an `if`
+    /// whose branches meet before anything a replay does (tests, text and such `let`s are
+    /// nothing). Grown from nothing to a fixed point: a slot is read only by an op that runs.
+    fn plan_replay(&mut self) {
+        let p = self.p;
+        let ops = &p.turn.ops;
+        loop {
+            let mut read = vec![false; self.replay_locals.len()];
+            let mut skips = vec![false; ops.len()];
+            for (pc, op) in ops.iter().enumerate() {
+                match op {
+                    Op::Unless { .. } if self.replay_resolve(pc, 0) != pc => {
+                        skips[pc] = true;
+                        continue;
+                    }
+                    Op::Let { slot, replay, .. }
+                        if !(*replay && self.replay_locals[usize::from(*slot)]) =>
+                    {
+                        continue;
+                    }
+                    Op::Require(_) | Op::Write(_) => continue,
+                    _ => {}
+                }
+                crate::ir::passes::replay_lets::locals_read(p, op, &mut read);
+            }
+            self.replay_skips = skips;
+            if read == self.replay_locals {
+                return;
+            }
+            for (r, n) in self.replay_locals.iter_mut().zip(read) {
+                *r |= n;
+            }
+        }
+    }
+
+    /// The first op at or after `pc` that does something when a move is replayed (`pc`
+    /// itself when it does, or when the search goes too deep).
+    fn replay_resolve(&self, start: usize, depth: usize) -> usize {
+        let ops = &self.p.turn.ops;
+        let mut pc = start;
+        for _ in 0..=ops.len() {
+            match &ops[pc] {
+                Op::Require(_)
+                | Op::Write(_)
+                | Op::Chooser(_)
+                | Op::Memo { .. }
+                | Op::DistinctStart { .. }
+                | Op::DistinctEnd { .. } => pc += 1,
+                Op::Let { slot, replay, .. }
+                    if !(*replay && self.replay_locals[usize::from(*slot)]) =>
+                {
+                    pc += 1;
+                }
+                Op::Jump(target) => pc = *target as usize,
+                Op::Unless { target, .. } if depth < 8 => {
+                    let then = self.replay_resolve(pc + 1, depth + 1);
+                    if then != self.replay_resolve(*target as usize, depth + 1) {
+                        return pc;
+                    }
+                    pc = then;
+                }
+                _ => return pc,
+            }
+        }
+        pc
     }
 
     /// A direction value as a Rust expression (a `u8` vector index, 255 for none).
@@ -942,12 +1017,26 @@ impl<'a> Emitter<'a> {
         let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {{"
+            "\n    #[inline]\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {{"
         );
+        // The position comes by reference: only an op that changes it copies it (a change
+        // that waits copies it where it is made).
         let body = if code.decided[pc] {
             "g.leaf(m);".to_string()
+        } else if let Some(body) = self.sunk(code, pc) {
+            body
         } else {
-            self.op_body(code, pc)
+            let body = self.plain_body(code, pc);
+            let changes = body.contains("pos.set_")
+                || body.contains("let mut pos")
+                || body
+                    .lines()
+                    .any(|l| l.trim_start().starts_with("pos.locals["));
+            if changes {
+                format!("let mut pos = P::clone(pos);\n{body}")
+            } else {
+                body
+            }
         };
         for line in body.lines() {
             let _ = writeln!(out, "        {line}");
@@ -955,8 +1044,113 @@ impl<'a> Emitter<'a> {
         out.push_str("    }\n");
     }
 
+    /// What an effect at `pc` writes (its hash too), when it can wait: no guard that ends the
+    /// walk, outside `distinct` blocks, and not at a decided op.
+    fn deferrable(&self, code: &Code, pc: usize) -> Option<Reads> {
+        if self.in_distinct[pc] || code.decided[pc] {
+            return None;
+        }
+        let board = Reads {
+            board: true,
+            counters: false,
+            hash: true,
+        };
+        let counters = Reads {
+            board: false,
+            counters: true,
+            hash: true,
+        };
+        match &code.ops[pc] {
+            Op::Put { owner, .. } | Op::PutAll { owner, .. }
+                if no_player_guard(*owner).is_empty() =>
+            {
+                Some(board)
+            }
+            Op::Remove { .. } | Op::Move { .. } | Op::RemoveAll { .. } | Op::Shift { .. } => {
+                Some(board)
+            }
+            Op::Assign { slot, .. } if slot_guard(*slot).is_empty() => Some(counters),
+            Op::AssignAll { .. } => Some(counters),
+            _ => None,
+        }
+    }
+
+    /// An effect's change alone, without the walk's continuation (empty when it is skipped).
+    fn effect_code(&self, code: &Code, pc: usize) -> Option<String> {
+        let body = self.plain_body(code, pc);
+        let next = format!("{};", at(code, pc + 1, "v"));
+        body.strip_suffix(&next).map(str::to_string)
+    }
+
+    /// An effect whose change waits: the walk goes on through tests that do not read it
+    /// (`if` conditions), and the change is made only where something reads it, so a branch
+    /// that lists the move without reading the position neither copies nor changes it (chess's
+    /// test of whether a move may leave the king attacked, passed by most moves). `None` when
+    /// no branch gains.
+    fn sunk(&self, code: &Code, pc: usize) -> Option<String> {
+        self.deferrable(code, pc)?;
+        let mut dropped = false;
+        let mut tests = 0;
+        let body = self.pending_walk(code, pc + 1, &[pc], &mut tests, &mut dropped)?;
+        dropped.then_some(body)
+    }
+
+    /// The walk from `q` with the changes of the effects at `pending` not made yet.
+    fn pending_walk(
+        &self,
+        code: &Code,
+        q: usize,
+        pending: &[usize],
+        tests: &mut usize,
+        dropped: &mut bool,
+    ) -> Option<String> {
+        let q = code.busy.get(q).map_or(q, |b| *b as usize);
+        let effect_of = |p: usize| {
+            let board = !matches!(code.ops[p], Op::Assign { .. } | Op::AssignAll { .. });
+            self.effect(p, board)
+        };
+        if code.decided[q] {
+            *dropped |= pending.iter().any(|&p| effect_of(p) != Effect::Skip);
+            return Some("g.leaf(m);".to_string());
+        }
+        if pending.len() < 6 && self.deferrable(code, q).is_some() {
+            let mut more = pending.to_vec();
+            more.push(q);
+            return self.pending_walk(code, q + 1, &more, tests, dropped);
+        }
+        if let Op::Unless { cond, target } = code.ops[q] {
+            let writes = pending
+                .iter()
+                .filter_map(|&p| self.deferrable(code, p))
+                .fold(Reads::default(), |a, b| a | b);
+            let reads = self.bool_reads(cond);
+            let overlap = (reads.board && writes.board)
+                || (reads.counters && writes.counters)
+                || (reads.hash && writes.hash);
+            if !overlap && *tests < 3 {
+                *tests += 1;
+                let then = self.pending_walk(code, q + 1, pending, tests, dropped)?;
+                let other = self.pending_walk(code, target as usize, pending, tests, dropped)?;
+                return Some(format!(
+                    "if b{cond}(e, &pos, &v, 0) {{\n{}\n}} else {{\n{}\n}}",
+                    indent_lines(&then),
+                    indent_lines(&other)
+                ));
+            }
+        }
+        let mut s = String::new();
+        for &p in pending {
+            s.push_str(&self.effect_code(code, p)?);
+        }
+        if s.contains("pos.set_") {
+            s.insert_str(0, "let mut pos = P::clone(&pos);\n");
+        }
+        let _ = write!(s, "{};", at(code, q, "v"));
+        Some(s)
+    }
+
     #[allow(clippy::too_many_lines)]
-    fn op_body(&self, code: &Code, pc: usize) -> String {
+    fn plain_body(&self, code: &Code, pc: usize) -> String {
         let next = at(code, pc + 1, "v");
         match &code.ops[pc] {
             Op::Place {
@@ -985,7 +1179,7 @@ impl<'a> Emitter<'a> {
                     "g.leaf(m);".to_string()
                 } else {
                     format!(
-                        "let mut pos = pos;\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{changes}{};",
+                        "let mut pos = P::clone(&pos);\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{changes}{};",
                         self.placed_local(*slot),
                         at(code, pc + 1, "w")
                     )
@@ -1175,7 +1369,7 @@ impl<'a> Emitter<'a> {
                     &next,
                 );
                 format!(
-                    "g.set_chance();\nfor k in 0..{count}u16 {{\n    if let Some(m) = g.extend(m, k as u8) {{\n        let mut pos = pos;\n{}\n    }}\n}}",
+                    "g.set_chance();\nfor k in 0..{count}u16 {{\n    if let Some(m) = g.extend(m, k as u8) {{\n        let mut pos = P::clone(&pos);\n{}\n    }}\n}}",
                     change.lines().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
                 )
             }
@@ -1257,7 +1451,13 @@ impl<'a> Emitter<'a> {
                 slot,
                 set,
                 replay: true,
-            } => format!("pos.locals[{slot}] = s{set}(e, &pos, &v, ALL, 0);\n{next};"),
+            } if self.replay_locals[usize::from(*slot)] => {
+                format!("pos.locals[{slot}] = s{set}(e, &pos, &v, ALL, 0);\n{next};")
+            }
+            Op::Unless { .. } if self.replay_skips[pc] => format!(
+                "// Both branches do the same on replay.\n{};",
+                replay_at(code, self.replay_resolve(pc, 0), "v")
+            ),
             Op::Put {
                 code_base,
                 owner,
@@ -1797,7 +1997,7 @@ fn dir_reads(dir: Option<&DirExpr>) -> Reads {
 /// A call of the function for the walk arriving at `pc`, with variables `vars`.
 fn at(code: &Code, pc: usize, vars: &str) -> String {
     let target = code.busy.get(pc).map_or(pc, |b| *b as usize);
-    format!("at{target}(e, {vars}, pos, m, g)")
+    format!("at{target}(e, {vars}, &pos, m, g)")
 }
 
 /// Marks each walk function with one call site `#[inline(always)]`: folding it into its caller

@@ -856,36 +856,36 @@ mod p0 {
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at18(e, v, pos, m, g);
+            at18(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 2) {
-            at8(e, v, pos, m, g);
+            at8(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -893,46 +893,47 @@ mod p0 {
     }
 
     #[inline]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Each set of picks is walked once: no ends to compare.
-        at9(e, v, pos, m, g);
+        at9(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[2];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
-                    at15(e, v, pos, m, g);
+                    at15(e, v, &pos, m, g);
                 }
                 if let Some(m) = g.extend(m, 1) {
-                    at11(e, v, pos, m, g);
+                    at11(e, v, &pos, m, g);
                 }
             }
-            (true, false) => at15(e, v, pos, m, g),
-            _ => at11(e, v, pos, m, g),
+            (true, false) => at15(e, v, &pos, m, g),
+            _ => at11(e, v, &pos, m, g),
         }
     }
 
     #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let set = s23(e, &pos, &v, ALL, 0);
         let earlier = if v[2] > 0 {
             pos.locals[1] & S::first_n(usize::from(v[3]))
@@ -945,50 +946,51 @@ mod p0 {
             let mut w = v;
             w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at12(e, w, pos, m, g);
+                at12(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), 0);
-        at14(e, v, pos, m, g);
+        at14(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[2] = v[2].wrapping_add(1);
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        at16(e, v, pos, m, g);
+    fn at15(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        at16(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -3266,114 +3268,116 @@ mod p1 {
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s27(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at1(e, w, pos, m, g);
+                at1(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s31(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at5(e, v, pos, m, g);
+        at5(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
-        at6(e, v, pos, m, g);
+        at6(e, v, &pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(1);
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
         e.rt_distinct_leave(1, saved);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize;
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
-        at8(e, v, pos, m, g);
+        at8(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize;
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at9(e, v, pos, m, g);
+        at9(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(1, pos.hash) {
             return;
         }
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
-        at13(e, v, pos, m, g);
+        at13(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -5482,58 +5486,58 @@ mod p2 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at3(e, w, pos, m, g);
+                at3(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at4(e, v, pos, m, g);
+        at4(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at8(e, v, pos, m, g);
+                at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at10(e, v, pos, m, g);
+                at10(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -5542,12 +5546,12 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[5];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -5556,79 +5560,79 @@ mod p2 {
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[2] = i as u16;
-                at12(e, w, pos, m, g);
+                at12(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at13(e, v, pos, m, g);
+            at13(e, v, &pos, m, g);
         } else {
-            at15(e, v, pos, m, g);
+            at15(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
-            at16(e, v, pos, m, g);
+            at16(e, v, &pos, m, g);
         } else {
-            at21(e, v, pos, m, g);
+            at21(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b5(e, &pos, &v, 0) {
             return;
         }
-        at23(e, v, pos, m, g);
+        at23(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -7554,58 +7558,58 @@ mod p3 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at3(e, w, pos, m, g);
+                at3(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at4(e, v, pos, m, g);
+        at4(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at8(e, v, pos, m, g);
+                at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at10(e, v, pos, m, g);
+                at10(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -7614,12 +7618,12 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[5];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -7628,79 +7632,79 @@ mod p3 {
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[2] = i as u16;
-                at12(e, w, pos, m, g);
+                at12(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at13(e, v, pos, m, g);
+            at13(e, v, &pos, m, g);
         } else {
-            at15(e, v, pos, m, g);
+            at15(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
-            at16(e, v, pos, m, g);
+            at16(e, v, &pos, m, g);
         } else {
-            at21(e, v, pos, m, g);
+            at21(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b5(e, &pos, &v, 0) {
             return;
         }
-        at23(e, v, pos, m, g);
+        at23(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -8352,50 +8356,51 @@ mod p4 {
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at10(e, v, pos, m, g);
+            at10(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Each set of picks is walked once: no ends to compare.
-        at2(e, v, pos, m, g);
+        at2(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[0] = 0;
-        at3(e, v, pos, m, g);
+        at3(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[0];
         match (rounds >= 0, rounds < 1) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
-                    at8(e, v, pos, m, g);
+                    at8(e, v, &pos, m, g);
                 }
                 if let Some(m) = g.extend(m, 1) {
-                    at4(e, v, pos, m, g);
+                    at4(e, v, &pos, m, g);
                 }
             }
-            (true, false) => at8(e, v, pos, m, g),
-            _ => at4(e, v, pos, m, g),
+            (true, false) => at8(e, v, &pos, m, g),
+            _ => at4(e, v, &pos, m, g),
         }
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let set = s14(e, &pos, &v, ALL, 0);
         let earlier = if v[0] > 0 {
             pos.locals[0] & S::first_n(usize::from(v[1]))
@@ -8408,90 +8413,94 @@ mod p4 {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at5(e, w, pos, m, g);
+                at5(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[0] = v[0].wrapping_add(1);
-        at3(e, v, pos, m, g);
+        at3(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        at17(e, v, pos, m, g);
+    fn at8(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        at17(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 2usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at11(e, v, pos, m, g);
+        at11(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
-        at12(e, v, pos, m, g);
+        at12(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
-            at17(e, v, pos, m, g);
+            at17(e, v, &pos, m, g);
             return;
         }
         if v[2] == 255 {
             return;
         }
         v[2] += 1;
-        at13(e, v, pos, m, g);
+        at13(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         for c in s25(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
-        at14(e, v, pos, m, g);
+        at14(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 2usize;
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at12(e, v, pos, m, g);
+        at12(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -9347,23 +9356,23 @@ mod p5 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at1(e, w, pos, m, g);
+                at1(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -9371,32 +9380,32 @@ mod p5 {
     }
 
     #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -10497,11 +10506,11 @@ mod p6 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -10509,27 +10518,27 @@ mod p6 {
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -12177,92 +12186,94 @@ mod p7 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         } else {
-            at6(e, v, pos, m, g);
+            at6(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = pos;
+                let mut pos = P::clone(&pos);
                 // Nothing reads this change before the move is listed.
-                at3(e, v, pos, m, g);
+                at3(e, v, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at8(e, w, pos, m, g);
+                at8(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at9(e, v, pos, m, g);
+        at9(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
-            at10(e, v, pos, m, g);
+            at10(e, v, &pos, m, g);
         } else {
-            at11(e, v, pos, m, g);
+            at11(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at12(e, v, pos, m, g);
+                at12(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at16(e, v, pos, m, g);
+                at16(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -12271,17 +12282,17 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -12289,22 +12300,22 @@ mod p7 {
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -12854,11 +12865,11 @@ mod p8 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -12866,27 +12877,27 @@ mod p8 {
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -13332,11 +13343,11 @@ mod p9 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -13344,27 +13355,27 @@ mod p9 {
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -14065,22 +14076,22 @@ mod p10 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at8(e, v, pos, m, g);
+                at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -14089,7 +14100,7 @@ mod p10 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -14097,42 +14108,42 @@ mod p10 {
     }
 
     #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -14790,23 +14801,23 @@ mod p11 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at1(e, w, pos, m, g);
+                at1(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -14814,42 +14825,42 @@ mod p11 {
     }
 
     #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -16944,152 +16955,153 @@ mod p12 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at1(e, [0; 16], pos, m, g)
+        at1(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 5u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at4(e, v, pos, m, g);
+        at4(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at5(e, v, pos, m, g);
+            at5(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at21(e, v, pos, m, g);
+            at21(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 2) {
-            at24(e, v, pos, m, g);
+            at24(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at6(e, v, pos, m, g);
+            at6(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at13(e, v, pos, m, g);
+            at13(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
-        at8(e, v, pos, m, g);
+        at8(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[1];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
-                    at19(e, v, pos, m, g);
+                    at19(e, v, &pos, m, g);
                 }
                 if let Some(m) = g.extend(m, 1) {
-                    at9(e, v, pos, m, g);
+                    at9(e, v, &pos, m, g);
                 }
             }
-            (true, false) => at19(e, v, pos, m, g),
-            _ => at9(e, v, pos, m, g),
+            (true, false) => at19(e, v, &pos, m, g),
+            _ => at9(e, v, &pos, m, g),
         }
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s25(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[0] = c as u16;
-        at11(e, v, pos, m, g);
+        at11(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[1] = v[1].wrapping_add(1);
-        at8(e, v, pos, m, g);
+        at8(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if pos.owner(usize::from(v[0])) > 1 {
             return;
         }
         // Nothing reads this change before the move is listed.
-        at24(e, v, pos, m, g);
+        at24(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -18009,82 +18021,85 @@ mod p13 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at1(e, w, pos, m, g);
+                at1(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at3(e, v, pos, m, g);
+        at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at4(e, v, pos, m, g);
+            at4(e, v, &pos, m, g);
         } else {
-            at8(e, v, pos, m, g);
+            at8(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
-        at5(e, v, pos, m, g);
+        at5(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[1];
         match (rounds >= 0, rounds < 1) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
-                    at8(e, v, pos, m, g);
+                    at8(e, v, &pos, m, g);
                 }
                 if let Some(m) = g.extend(m, 1) {
-                    at6(e, v, pos, m, g);
+                    at6(e, v, &pos, m, g);
                 }
             }
-            (true, false) => at8(e, v, pos, m, g),
-            _ => at6(e, v, pos, m, g),
+            (true, false) => at8(e, v, &pos, m, g),
+            _ => at6(e, v, &pos, m, g),
         }
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), 0);
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[1] = v[1].wrapping_add(1);
-        at5(e, v, pos, m, g);
+        at5(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         for c in s25(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
-        at9(e, v, pos, m, g);
+        at9(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s26(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -18092,27 +18107,27 @@ mod p13 {
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -18851,22 +18866,22 @@ mod p14 {
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at16(e, v, pos, m, g);
+                at16(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -18875,31 +18890,32 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at3(e, w, pos, m, g);
+                at3(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at4(e, w, pos, m, g);
+                at4(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
@@ -18907,73 +18923,75 @@ mod p14 {
             pos.set_cell::<false>(e.zobrist(), from, 0);
             pos.set_cell::<false>(e.zobrist(), to, piece);
         }
-        at6(e, v, pos, m, g);
+        at6(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s27(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at9(e, w, pos, m, g);
+                at9(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         pos.locals[0] = s36(e, &pos, &v, ALL, 0);
-        at11(e, v, pos, m, g);
+        at11(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
-        at12(e, v, pos, m, g);
+        at12(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -19989,11 +20007,11 @@ mod p15 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -20001,32 +20019,32 @@ mod p15 {
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -21486,11 +21504,11 @@ mod p16 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -21498,27 +21516,27 @@ mod p16 {
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -22126,11 +22144,11 @@ mod p17 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -22138,27 +22156,27 @@ mod p17 {
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -23237,37 +23255,37 @@ mod p18 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at34(e, v, pos, m, g);
+            at34(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 2) {
-            at75(e, v, pos, m, g);
+            at75(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at2(e, v, pos, m, g);
+            at2(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at10(e, v, pos, m, g);
+            at10(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 2) {
-            at30(e, v, pos, m, g);
+            at30(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -23276,25 +23294,25 @@ mod p18 {
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[0] = i as u16;
-                at5(e, w, pos, m, g);
+                at5(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at6(e, w, pos, m, g);
+                at6(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -23302,195 +23320,197 @@ mod p18 {
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at11(e, w, pos, m, g);
+                at11(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s29(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at12(e, w, pos, m, g);
+                at12(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at13(e, v, pos, m, g);
+        at13(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at15(e, v, pos, m, g);
+        at15(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at16(e, v, pos, m, g);
+        at16(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
-            at17(e, v, pos, m, g);
+            at17(e, v, &pos, m, g);
         } else {
-            at22(e, v, pos, m, g);
+            at22(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b10(e, &pos, &v, 0) {
-            at23(e, v, pos, m, g);
+            at23(e, v, &pos, m, g);
         } else {
-            at28(e, v, pos, m, g);
+            at28(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b12(e, &pos, &v, 0) {
             return;
         }
-        at79(e, v, pos, m, g);
+        at79(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at35(e, v, pos, m, g);
+            at35(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at48(e, v, pos, m, g);
+            at48(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b13(e, &pos, &v, 0) {
-            at36(e, v, pos, m, g);
+            at36(e, v, &pos, m, g);
         } else {
-            at40(e, v, pos, m, g);
+            at40(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize + usize::from(3u16);
         let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at37(e, v, pos, m, g);
+        at37(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at38(e, v, pos, m, g);
+        at38(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at45(e, v, pos, m, g);
+        at45(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b14(e, &pos, &v, 0) {
-            at41(e, v, pos, m, g);
+            at41(e, v, &pos, m, g);
         } else {
-            at45(e, v, pos, m, g);
+            at45(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize + usize::from(8u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at42(e, v, pos, m, g);
+        at42(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at43(e, v, pos, m, g);
+        at43(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at45(e, v, pos, m, g);
+        at45(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s33(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[5] = c as u16;
-        at46(e, v, pos, m, g);
+        at46(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s34(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -23498,55 +23518,56 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[7] = 0;
-        at49(e, v, pos, m, g);
+        at49(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[7];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
-                    at53(e, v, pos, m, g);
+                    at53(e, v, &pos, m, g);
                 }
                 if let Some(m) = g.extend(m, 1) {
-                    at50(e, v, pos, m, g);
+                    at50(e, v, &pos, m, g);
                 }
             }
-            (true, false) => at53(e, v, pos, m, g),
-            _ => at50(e, v, pos, m, g),
+            (true, false) => at53(e, v, &pos, m, g),
+            _ => at50(e, v, &pos, m, g),
         }
     }
 
     #[inline]
-    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         for c in s37(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
-        at52(e, v, pos, m, g);
+        at52(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[7] = v[7].wrapping_add(1);
-        at49(e, v, pos, m, g);
+        at49(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at54(e, v, pos, m, g);
+                at54(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at69(e, v, pos, m, g);
+                at69(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -23555,85 +23576,88 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         for c in s40(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
-        at55(e, v, pos, m, g);
+        at55(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b17(e, &pos, &v, 0) {
-            at56(e, v, pos, m, g);
+            at56(e, v, &pos, m, g);
         } else {
-            at60(e, v, pos, m, g);
+            at60(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize + usize::from(3u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at57(e, v, pos, m, g);
+        at57(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at58(e, v, pos, m, g);
+        at58(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at65(e, v, pos, m, g);
+        at65(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b18(e, &pos, &v, 0) {
-            at61(e, v, pos, m, g);
+            at61(e, v, &pos, m, g);
         } else {
-            at65(e, v, pos, m, g);
+            at65(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize + usize::from(8u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at62(e, v, pos, m, g);
+        at62(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at63(e, v, pos, m, g);
+        at63(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at65(e, v, pos, m, g);
+        at65(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s41(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[8] = c as u16;
-        at66(e, v, pos, m, g);
+        at66(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s42(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -23641,7 +23665,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s43(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -23649,7 +23673,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s46(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -23657,22 +23681,22 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at80<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at80<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at81<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at81<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at82<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at82<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -26866,62 +26890,64 @@ mod p19 {
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         } else {
-            at6(e, v, pos, m, g);
+            at6(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = pos;
+                let mut pos = P::clone(&pos);
                 // Nothing reads this change before the move is listed.
-                at3(e, v, pos, m, g);
+                at3(e, v, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 103usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at8(e, v, pos, m, g);
+                at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at33(e, v, pos, m, g);
+                at33(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -26930,127 +26956,132 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let value = i9(e, &pos, &v, 0);
         for c in s9(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         }
-        at9(e, v, pos, m, g);
+        at9(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[0] = 0;
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[0];
         match (rounds >= 0, rounds < 2) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
-                    at15(e, v, pos, m, g);
+                    at15(e, v, &pos, m, g);
                 }
                 if let Some(m) = g.extend(m, 1) {
-                    at11(e, v, pos, m, g);
+                    at11(e, v, &pos, m, g);
                 }
             }
-            (true, false) => at15(e, v, pos, m, g),
-            _ => at11(e, v, pos, m, g),
+            (true, false) => at15(e, v, &pos, m, g),
+            _ => at11(e, v, &pos, m, g),
         }
     }
 
     #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let value = i10(e, &pos, &v, 0);
         for c in s17(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
         }
-        at12(e, v, pos, m, g);
+        at12(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize + usize::from(0u8);
         let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at13(e, v, pos, m, g);
+        at13(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let value = i12(e, &pos, &v, 0);
         for c in s23(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         }
-        at14(e, v, pos, m, g);
+        at14(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[0] = v[0].wrapping_add(1);
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
-        at16(e, v, pos, m, g);
+        at16(e, v, &pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
-            at17(e, v, pos, m, g);
+            at17(e, v, &pos, m, g);
         } else {
-            at28(e, v, pos, m, g);
+            at28(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
-            at18(e, v, pos, m, g);
+            at18(e, v, &pos, m, g);
         } else {
-            at23(e, v, pos, m, g);
+            at23(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s28(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at19(e, w, pos, m, g);
+                at19(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at20(e, w, pos, m, g);
+                at20(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let from = usize::from(v[1]);
         let to = usize::from(v[2]);
         if from != to {
@@ -27058,70 +27089,73 @@ mod p19 {
             pos.set_cell::<true>(e.zobrist(), from, 0);
             pos.set_cell::<true>(e.zobrist(), to, piece);
         }
-        at27(e, v, pos, m, g);
+        at27(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b7(e, &pos, &v, 0) {
-            at24(e, v, pos, m, g);
+            at24(e, v, &pos, m, g);
         } else {
-            at27(e, v, pos, m, g);
+            at27(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 3u8.wrapping_add(e.rt_mover());
         for c in s40(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<true>(e.zobrist(), c, piece);
         }
-        at27(e, v, pos, m, g);
+        at27(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at27(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize + usize::from((1 - e.rt_mover()));
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at28(e, v, pos, m, g);
+        at28(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at28(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize + usize::from(0u8);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
-        at29(e, v, pos, m, g);
+        at29(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at29(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
-        at33(e, v, pos, m, g);
+        at33(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at33(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at34(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at35(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at36(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -28079,30 +28113,31 @@ mod p20 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at1(e, w, pos, m, g);
+                at1(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at3(e, v, pos, m, g);
+        at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[4];
         for i in 0..4usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -28111,13 +28146,13 @@ mod p20 {
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[1] = i as u16;
-                at4(e, w, pos, m, g);
+                at4(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
@@ -28126,70 +28161,70 @@ mod p20 {
             return;
         }
         v[2] = u16::from(d);
-        at5(e, v, pos, m, g);
+        at5(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s21(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[3] = c as u16;
-        at6(e, v, pos, m, g);
+        at6(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b2(e, &pos, &v, 0) {
-            at10(e, v, pos, m, g);
+            at10(e, v, &pos, m, g);
             return;
         }
         if v[4] == 255 {
             return;
         }
         v[4] += 1;
-        at8(e, v, pos, m, g);
+        at8(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s27(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[3] = c as u16;
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -29258,23 +29293,23 @@ mod p21 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at1(e, w, pos, m, g);
+                at1(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s21(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -29282,47 +29317,47 @@ mod p21 {
     }
 
     #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -30172,22 +30207,22 @@ mod p22 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at46(e, v, pos, m, g);
+                at46(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -30196,267 +30231,269 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at3(e, v, pos, m, g);
+        at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
-            at4(e, v, pos, m, g);
+            at4(e, v, &pos, m, g);
         } else {
-            at20(e, v, pos, m, g);
+            at20(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b11(e, &pos, &v, 0) {
-            at6(e, v, pos, m, g);
+            at6(e, v, &pos, m, g);
         } else {
-            at18(e, v, pos, m, g);
+            at18(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s17(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[1] = c as u16;
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
-        at8(e, v, pos, m, g);
+        at8(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b12(e, &pos, &v, 0) {
-            at11(e, v, pos, m, g);
+            at11(e, v, &pos, m, g);
             return;
         }
         if v[2] == 255 {
             return;
         }
         v[2] += 1;
-        at9(e, v, pos, m, g);
+        at9(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s23(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[1] = c as u16;
-        at8(e, v, pos, m, g);
+        at8(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         for c in s25(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
-        at12(e, v, pos, m, g);
+        at12(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s26(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[3] = c as u16;
-        at13(e, v, pos, m, g);
+        at13(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
-        at14(e, v, pos, m, g);
+        at14(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b13(e, &pos, &v, 0) {
-            at18(e, v, pos, m, g);
+            at18(e, v, &pos, m, g);
             return;
         }
         if v[4] == 255 {
             return;
         }
         v[4] += 1;
-        at15(e, v, pos, m, g);
+        at15(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s34(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[3] = c as u16;
-        at14(e, v, pos, m, g);
+        at14(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b19(e, &pos, &v, 0) {
-            at21(e, v, pos, m, g);
+            at21(e, v, &pos, m, g);
         } else {
-            at42(e, v, pos, m, g);
+            at42(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b20(e, &pos, &v, 0) {
-            at22(e, v, pos, m, g);
+            at22(e, v, &pos, m, g);
         } else {
-            at30(e, v, pos, m, g);
+            at30(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b21(e, &pos, &v, 0) {
-            at23(e, v, pos, m, g);
+            at23(e, v, &pos, m, g);
         } else {
-            at25(e, v, pos, m, g);
+            at25(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b22(e, &pos, &v, 0) {
-            at26(e, v, pos, m, g);
+            at26(e, v, &pos, m, g);
         } else {
-            at28(e, v, pos, m, g);
+            at28(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b23(e, &pos, &v, 0) {
             return;
         }
-        at40(e, v, pos, m, g);
+        at40(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b24(e, &pos, &v, 0) {
-            at31(e, v, pos, m, g);
+            at31(e, v, &pos, m, g);
         } else {
-            at39(e, v, pos, m, g);
+            at39(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b25(e, &pos, &v, 0) {
-            at32(e, v, pos, m, g);
+            at32(e, v, &pos, m, g);
         } else {
-            at34(e, v, pos, m, g);
+            at34(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b26(e, &pos, &v, 0) {
-            at35(e, v, pos, m, g);
+            at35(e, v, &pos, m, g);
         } else {
-            at37(e, v, pos, m, g);
+            at37(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b27(e, &pos, &v, 0) {
             return;
         }
-        at40(e, v, pos, m, g);
+        at40(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b28(e, &pos, &v, 0) {
             return;
         }
-        at40(e, v, pos, m, g);
+        at40(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -31949,22 +31986,22 @@ mod p23 {
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at73(e, v, pos, m, g);
+                at73(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -31973,48 +32010,48 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at2(e, v, pos, m, g);
+            at2(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at60(e, v, pos, m, g);
+            at60(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at3(e, v, pos, m, g);
+            at3(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at57(e, v, pos, m, g);
+            at57(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 2) {
-            at21(e, v, pos, m, g);
+            at21(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at4(e, v, pos, m, g);
+            at4(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at13(e, v, pos, m, g);
+            at13(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b3(e, &pos, &v, 0) {
             return;
         }
-        at6(e, v, pos, m, g);
+        at6(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -32022,27 +32059,27 @@ mod p23 {
     }
 
     #[inline]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -32050,31 +32087,31 @@ mod p23 {
     }
 
     #[inline]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
-            at22(e, v, pos, m, g);
+            at22(e, v, &pos, m, g);
         } else {
-            at38(e, v, pos, m, g);
+            at38(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at22(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
         for i in 0..8usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -32083,281 +32120,288 @@ mod p23 {
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[2] = i as u16;
-                at23(e, w, pos, m, g);
+                at23(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b9(e, &pos, &v, 0) {
-            at24(e, v, pos, m, g);
+            at24(e, v, &pos, m, g);
         } else {
-            at29(e, v, pos, m, g);
+            at29(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at25(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at27(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at29(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b11(e, &pos, &v, 0) {
-            at30(e, v, pos, m, g);
+            at30(e, v, &pos, m, g);
         } else {
-            at35(e, v, pos, m, g);
+            at35(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at30(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at31(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at33(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at35(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b13(e, &pos, &v, 0) {
             return;
         }
-        at36(e, v, pos, m, g);
+        at36(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at36(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at38(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b14(e, &pos, &v, 0) {
-            at39(e, v, pos, m, g);
+            at39(e, v, &pos, m, g);
         } else {
-            at41(e, v, pos, m, g);
+            at41(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at39(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at41(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at41(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize;
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at42(e, v, pos, m, g);
+        at42(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at42(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at42(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b15(e, &pos, &v, 0) {
-            at43(e, v, pos, m, g);
+            at43(e, v, &pos, m, g);
         } else {
-            at48(e, v, pos, m, g);
+            at48(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at43(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at43(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b16(e, &pos, &v, 0) {
-            at44(e, v, pos, m, g);
+            at44(e, v, &pos, m, g);
         } else {
-            at46(e, v, pos, m, g);
+            at46(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at44(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 3usize + usize::from(0u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at55(e, v, pos, m, g);
+        at55(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at46(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at46(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 3usize + usize::from(3u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at55(e, v, pos, m, g);
+        at55(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at48(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b17(e, &pos, &v, 0) {
-            at49(e, v, pos, m, g);
+            at49(e, v, &pos, m, g);
         } else {
-            at54(e, v, pos, m, g);
+            at54(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at49(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at49(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b18(e, &pos, &v, 0) {
-            at50(e, v, pos, m, g);
+            at50(e, v, &pos, m, g);
         } else {
-            at52(e, v, pos, m, g);
+            at52(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at50(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at50(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 3usize + usize::from(19u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at55(e, v, pos, m, g);
+        at55(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at52(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 3usize + usize::from(16u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at55(e, v, pos, m, g);
+        at55(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at54(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at54(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b19(e, &pos, &v, 0) {
             return;
         }
-        at55(e, v, pos, m, g);
+        at55(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at55(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s40(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[3] = c as u16;
-        at57(e, v, pos, m, g);
+        at57(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at57(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at58(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at60(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
-        at61(e, v, pos, m, g);
+        at61(e, v, &pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at61(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
-        at62(e, v, pos, m, g);
+        at62(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at62(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[4];
         match (rounds >= 0, rounds < 1) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
-                    at68(e, v, pos, m, g);
+                    at68(e, v, &pos, m, g);
                 }
                 if let Some(m) = g.extend(m, 1) {
-                    at63(e, v, pos, m, g);
+                    at63(e, v, &pos, m, g);
                 }
             }
-            (true, false) => at68(e, v, pos, m, g),
-            _ => at63(e, v, pos, m, g),
+            (true, false) => at68(e, v, &pos, m, g),
+            _ => at63(e, v, &pos, m, g),
         }
     }
 
     #[inline]
-    fn at63(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at63(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s45(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[5] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at64(e, w, pos, m, g);
+                at64(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at64(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), 0);
-        at65(e, v, pos, m, g);
+        at65(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at65(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at65(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<true>(e.zobrist(), usize::from(18u16), piece);
-        at67(e, v, pos, m, g);
+        at67(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at67(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at67(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[4] = v[4].wrapping_add(1);
-        at62(e, v, pos, m, g);
+        at62(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at68(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
-        at73(e, v, pos, m, g);
+        at73(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at73(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at73(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at74(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at74(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at75(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at75(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at76(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at76(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -34153,30 +34197,31 @@ mod p24 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at1(e, w, pos, m, g);
+                at1(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at3(e, v, pos, m, g);
+        at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -34184,37 +34229,37 @@ mod p24 {
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -35222,22 +35267,22 @@ mod p25 {
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at33(e, v, pos, m, g);
+                at33(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -35246,62 +35291,64 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at4(e, v, pos, m, g);
+        at4(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at5(e, v, pos, m, g);
+            at5(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at15(e, v, pos, m, g);
+            at15(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
-        at6(e, v, pos, m, g);
+        at6(e, v, &pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         for c in s24(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<true>(e.zobrist(), c, 0);
         }
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at9(e, v, pos, m, g);
+                at9(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at13(e, v, pos, m, g);
+                at13(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -35310,57 +35357,57 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[7].turn(0, i7(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
         v[1] = u16::from(d);
-        at13(e, v, pos, m, g);
+        at13(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
-        at33(e, v, pos, m, g);
+        at33(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
-            at16(e, v, pos, m, g);
+            at16(e, v, &pos, m, g);
         } else {
-            at33(e, v, pos, m, g);
+            at33(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s39(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at18(e, w, pos, m, g);
+                at18(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at20(e, v, pos, m, g);
+                at20(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at23(e, v, pos, m, g);
+                at23(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -35369,37 +35416,37 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at33(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at34(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at35(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at36(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -37863,11 +37910,11 @@ mod p26 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -37875,47 +37922,47 @@ mod p26 {
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -38405,22 +38452,22 @@ mod p27 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at34(e, v, pos, m, g);
+                at34(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -38429,55 +38476,56 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at2(e, v, pos, m, g);
+            at2(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at26(e, v, pos, m, g);
+            at26(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at3(e, v, pos, m, g);
+            at3(e, v, &pos, m, g);
         } else {
-            at19(e, v, pos, m, g);
+            at19(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         for c in s4(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
-        at4(e, v, pos, m, g);
+        at4(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s5(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[0] = c as u16;
-        at5(e, v, pos, m, g);
+        at5(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at6(e, v, pos, m, g);
+                at6(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at12(e, v, pos, m, g);
+                at12(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -38486,31 +38534,32 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at7(e, w, pos, m, g);
+                at7(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s10(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at8(e, w, pos, m, g);
+                at8(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let from = usize::from(v[1]);
         let to = usize::from(v[2]);
         if from != to {
@@ -38518,41 +38567,42 @@ mod p27 {
             pos.set_cell::<false>(e.zobrist(), from, 0);
             pos.set_cell::<false>(e.zobrist(), to, piece);
         }
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at19(e, v, pos, m, g);
+        at19(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at13(e, w, pos, m, g);
+                at13(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at14(e, w, pos, m, g);
+                at14(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let from = usize::from(v[3]);
         let to = usize::from(v[4]);
         if from != to {
@@ -38560,37 +38610,39 @@ mod p27 {
             pos.set_cell::<false>(e.zobrist(), from, 0);
             pos.set_cell::<false>(e.zobrist(), to, piece);
         }
-        at16(e, v, pos, m, g);
+        at16(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at17(e, v, pos, m, g);
+        at17(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         for c in s20(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
-        at19(e, v, pos, m, g);
+        at19(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at20(e, v, pos, m, g);
+                at20(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at34(e, v, pos, m, g);
+                at34(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -38599,7 +38651,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s21(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -38607,31 +38659,32 @@ mod p27 {
     }
 
     #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[6] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at27(e, w, pos, m, g);
+                at27(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[6]), piece);
-        at29(e, v, pos, m, g);
+        at29(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -38639,32 +38692,32 @@ mod p27 {
     }
 
     #[inline]
-    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -39647,59 +39700,60 @@ mod p28 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         } else {
-            at6(e, v, pos, m, g);
+            at6(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = pos;
+                let mut pos = P::clone(&pos);
                 // Nothing reads this change before the move is listed.
-                at3(e, v, pos, m, g);
+                at3(e, v, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at8(e, v, pos, m, g);
+                at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at15(e, v, pos, m, g);
+                at15(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -39708,19 +39762,19 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at9(e, w, pos, m, g);
+                at9(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -39728,27 +39782,27 @@ mod p28 {
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -40662,11 +40716,11 @@ mod p29 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -40674,57 +40728,57 @@ mod p29 {
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -41347,62 +41401,64 @@ mod p30 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         } else {
-            at6(e, v, pos, m, g);
+            at6(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         g.set_chance();
         for k in 0..3u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = pos;
+                let mut pos = P::clone(&pos);
                 // Nothing reads this change before the move is listed.
-                at3(e, v, pos, m, g);
+                at3(e, v, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 9usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at8(e, v, pos, m, g);
+                at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at15(e, v, pos, m, g);
+                at15(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -41411,7 +41467,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i9(e, &pos, &v, 0);
@@ -41447,42 +41503,42 @@ mod p30 {
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -42265,62 +42321,64 @@ mod p31 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         } else {
-            at6(e, v, pos, m, g);
+            at6(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         g.set_chance();
         for k in 0..3u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = pos;
+                let mut pos = P::clone(&pos);
                 // Nothing reads this change before the move is listed.
-                at3(e, v, pos, m, g);
+                at3(e, v, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 9usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at8(e, v, pos, m, g);
+                at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at15(e, v, pos, m, g);
+                at15(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -42329,7 +42387,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i9(e, &pos, &v, 0);
@@ -42365,42 +42423,42 @@ mod p31 {
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -43358,11 +43416,11 @@ mod p32 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -43370,37 +43428,37 @@ mod p32 {
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -44183,11 +44241,11 @@ mod p33 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -44195,37 +44253,37 @@ mod p33 {
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -45171,22 +45229,22 @@ mod p34 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at10(e, v, pos, m, g);
+                at10(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -45195,33 +45253,35 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at3(e, v, pos, m, g);
+        at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at5(e, v, pos, m, g);
+        at5(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -45229,22 +45289,22 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -46237,22 +46297,22 @@ mod p35 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at10(e, v, pos, m, g);
+                at10(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -46261,33 +46321,35 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at3(e, v, pos, m, g);
+        at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at5(e, v, pos, m, g);
+        at5(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -46295,22 +46357,22 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -47386,24 +47448,24 @@ mod p36 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at4(e, v, pos, m, g);
+            at4(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 2) {
-            at8(e, v, pos, m, g);
+            at8(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[2];
         for i in 0..1usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -47412,13 +47474,13 @@ mod p36 {
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[0] = i as u16;
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[0]).unwrap_or(255);
             e.program().relations[2].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
@@ -47427,112 +47489,112 @@ mod p36 {
             return;
         }
         v[1] = u16::from(d);
-        at17(e, v, pos, m, g);
+        at17(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at17(e, w, pos, m, g);
+                at17(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at9(e, v, pos, m, g);
+            at9(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at14(e, v, pos, m, g);
+            at14(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b6(e, &pos, &v, 0) {
             return;
         }
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at11(e, w, pos, m, g);
+                at11(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at17(e, v, pos, m, g);
+        at17(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at17(e, w, pos, m, g);
+                at17(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at18(e, v, pos, m, g);
+        at18(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at20(e, v, pos, m, g);
+            at20(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at22(e, v, pos, m, g);
+            at22(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -48704,24 +48766,24 @@ mod p37 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at4(e, v, pos, m, g);
+            at4(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 2) {
-            at8(e, v, pos, m, g);
+            at8(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[2];
         for i in 0..1usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -48730,13 +48792,13 @@ mod p37 {
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[0] = i as u16;
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[0]).unwrap_or(255);
             e.program().relations[2].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
@@ -48745,112 +48807,112 @@ mod p37 {
             return;
         }
         v[1] = u16::from(d);
-        at17(e, v, pos, m, g);
+        at17(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at17(e, w, pos, m, g);
+                at17(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at9(e, v, pos, m, g);
+            at9(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at14(e, v, pos, m, g);
+            at14(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b6(e, &pos, &v, 0) {
             return;
         }
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at11(e, w, pos, m, g);
+                at11(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at17(e, v, pos, m, g);
+        at17(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at17(e, w, pos, m, g);
+                at17(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at18(e, v, pos, m, g);
+        at18(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at20(e, v, pos, m, g);
+            at20(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at22(e, v, pos, m, g);
+            at22(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -50320,22 +50382,22 @@ mod p38 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at17(e, v, pos, m, g);
+                at17(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -50344,26 +50406,27 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at4(e, v, pos, m, g);
+        at4(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
         for i in 0..4usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -50372,97 +50435,97 @@ mod p38 {
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[1] = i as u16;
-                at6(e, w, pos, m, g);
+                at6(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[6].turn(0, i6(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
         v[2] = u16::from(d);
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s10(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[3] = c as u16;
-        at8(e, v, pos, m, g);
+        at8(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
-        at9(e, v, pos, m, g);
+        at9(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b2(e, &pos, &v, 0) {
-            at12(e, v, pos, m, g);
+            at12(e, v, &pos, m, g);
             return;
         }
         if v[4] == 255 {
             return;
         }
         v[4] += 1;
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s18(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[3] = c as u16;
-        at9(e, v, pos, m, g);
+        at9(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -51497,73 +51560,74 @@ mod p39 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at3(e, v, pos, m, g);
+            at3(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at4(e, w, pos, m, g);
+                at4(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
-        at8(e, v, pos, m, g);
+        at8(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -52643,22 +52707,22 @@ mod p40 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at18(e, v, pos, m, g);
+                at18(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -52667,47 +52731,47 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at2(e, v, pos, m, g);
+            at2(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at4(e, v, pos, m, g);
+            at4(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 2) {
-            at6(e, v, pos, m, g);
+            at6(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[6].turn(0, i18(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
         v[0] = u16::from(d);
-        at14(e, v, pos, m, g);
+        at14(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at7(e, w, pos, m, g);
+                at7(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s29(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -52715,37 +52779,37 @@ mod p40 {
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -54027,80 +54091,81 @@ mod p41 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at1(e, w, pos, m, g);
+                at1(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at3(e, v, pos, m, g);
+        at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s7(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[1] = c as u16;
-        at4(e, v, pos, m, g);
+        at4(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
-        at5(e, v, pos, m, g);
+        at5(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b2(e, &pos, &v, 0) {
-            at9(e, v, pos, m, g);
+            at9(e, v, &pos, m, g);
             return;
         }
         if v[2] == 255 {
             return;
         }
         v[2] += 1;
-        at6(e, v, pos, m, g);
+        at6(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s15(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[1] = c as u16;
-        at5(e, v, pos, m, g);
+        at5(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at10(e, v, pos, m, g);
+                at10(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at50(e, v, pos, m, g);
+                at50(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -54109,26 +54174,26 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at12(e, v, pos, m, g);
+        at12(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at13(e, v, pos, m, g);
+            at13(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at33(e, v, pos, m, g);
+            at33(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 2) {
-            at38(e, v, pos, m, g);
+            at38(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[7];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -54137,136 +54202,138 @@ mod p41 {
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[3] = i as u16;
-                at15(e, w, pos, m, g);
+                at15(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s16(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[4] = c as u16;
-        at16(e, v, pos, m, g);
+        at16(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[5] = 0;
-        at17(e, v, pos, m, g);
+        at17(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b3(e, &pos, &v, 0) {
-            at21(e, v, pos, m, g);
+            at21(e, v, &pos, m, g);
             return;
         }
         if v[5] == 255 {
             return;
         }
         v[5] += 1;
-        at18(e, v, pos, m, g);
+        at18(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s22(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[4] = c as u16;
-        at17(e, v, pos, m, g);
+        at17(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s23(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[6] = c as u16;
-        at22(e, v, pos, m, g);
+        at22(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         v[7] = 0;
-        at23(e, v, pos, m, g);
+        at23(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
-            at26(e, v, pos, m, g);
+            at26(e, v, &pos, m, g);
             return;
         }
         if v[7] == 255 {
             return;
         }
         v[7] += 1;
-        at24(e, v, pos, m, g);
+        at24(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let s = s29(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[6] = c as u16;
-        at23(e, v, pos, m, g);
+        at23(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at27(e, v, pos, m, g);
+        at27(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at28(e, v, pos, m, g);
+            at28(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at52(e, v, pos, m, g);
+            at52(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
-        at34(e, v, pos, m, g);
+        at34(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         pos.locals[0] = s43(e, &pos, &v, ALL, 0);
-        at35(e, v, pos, m, g);
+        at35(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at36(e, v, pos, m, g);
+        at36(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s46(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -54274,35 +54341,35 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at39(e, v, pos, m, g);
+            at39(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at52(e, v, pos, m, g);
+            at52(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 2) {
-            at44(e, v, pos, m, g);
+            at44(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s58(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -54310,32 +54377,32 @@ mod p41 {
     }
 
     #[inline]
-    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -55842,22 +55909,22 @@ mod p42 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at8(e, v, pos, m, g);
+                at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -55866,19 +55933,19 @@ mod p42 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
+                at2(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s26(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -55886,27 +55953,27 @@ mod p42 {
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -56682,38 +56749,39 @@ mod p43 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         pos.locals[0] = s20(e, &pos, &v, ALL, 0);
-        at1(e, v, pos, m, g);
+        at1(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at2(e, v, pos, m, g);
+            at2(e, v, &pos, m, g);
         } else {
-            at8(e, v, pos, m, g);
+            at8(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at3(e, w, pos, m, g);
+                at3(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s31(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -56721,17 +56789,17 @@ mod p43 {
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -56739,22 +56807,22 @@ mod p43 {
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -57600,22 +57668,22 @@ mod p44 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at1(e, v, pos, m, g);
+                at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at83(e, v, pos, m, g);
+                at83(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -57624,98 +57692,102 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at2(e, v, pos, m, g);
+            at2(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at4(e, v, pos, m, g);
+            at4(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 5u8.wrapping_add(1u8);
         for c in s15(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
-        at73(e, v, pos, m, g);
+        at73(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at5(e, v, pos, m, g);
+            at5(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
-            at7(e, v, pos, m, g);
+            at7(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at9(e, v, pos, m, g);
+            at9(e, v, &pos, m, g);
         } else {
-            at12(e, v, pos, m, g);
+            at12(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize;
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at10(e, v, pos, m, g);
+        at10(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let piece = 5u8.wrapping_add(e.rt_mover());
         for c in s19(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
-        at13(e, v, pos, m, g);
+        at13(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 1usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
-        at13(e, v, pos, m, g);
+        at13(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[5].turn(0, i21(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
         v[0] = u16::from(d);
-        at14(e, v, pos, m, g);
+        at14(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at15(e, v, pos, m, g);
+                at15(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at57(e, v, pos, m, g);
+                at57(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -57724,340 +57796,354 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         pos.set_cell::<false>(e.zobrist(), usize::from(8u16), 0);
-        at16(e, v, pos, m, g);
+        at16(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
-            at17(e, v, pos, m, g);
+            at17(e, v, &pos, m, g);
         } else {
-            at22(e, v, pos, m, g);
+            at22(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b5(e, &pos, &v, 0) {
-            at18(e, v, pos, m, g);
+            at18(e, v, &pos, m, g);
         } else {
-            at20(e, v, pos, m, g);
+            at20(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(0u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at29(e, v, pos, m, g);
+        at29(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(2u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at29(e, v, pos, m, g);
+        at29(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b6(e, &pos, &v, 0) {
-            at23(e, v, pos, m, g);
+            at23(e, v, &pos, m, g);
         } else {
-            at28(e, v, pos, m, g);
+            at28(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b7(e, &pos, &v, 0) {
-            at24(e, v, pos, m, g);
+            at24(e, v, &pos, m, g);
         } else {
-            at26(e, v, pos, m, g);
+            at26(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(10u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at29(e, v, pos, m, g);
+        at29(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(9u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at29(e, v, pos, m, g);
+        at29(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b8(e, &pos, &v, 0) {
             return;
         }
-        at29(e, v, pos, m, g);
+        at29(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b9(e, &pos, &v, 0) {
-            at30(e, v, pos, m, g);
+            at30(e, v, &pos, m, g);
         } else {
-            at35(e, v, pos, m, g);
+            at35(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b10(e, &pos, &v, 0) {
-            at31(e, v, pos, m, g);
+            at31(e, v, &pos, m, g);
         } else {
-            at33(e, v, pos, m, g);
+            at33(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(0u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at42(e, v, pos, m, g);
+        at42(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(2u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at42(e, v, pos, m, g);
+        at42(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b11(e, &pos, &v, 0) {
-            at36(e, v, pos, m, g);
+            at36(e, v, &pos, m, g);
         } else {
-            at41(e, v, pos, m, g);
+            at41(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b12(e, &pos, &v, 0) {
-            at37(e, v, pos, m, g);
+            at37(e, v, &pos, m, g);
         } else {
-            at39(e, v, pos, m, g);
+            at39(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(10u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at42(e, v, pos, m, g);
+        at42(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(9u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at42(e, v, pos, m, g);
+        at42(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b13(e, &pos, &v, 0) {
             return;
         }
-        at42(e, v, pos, m, g);
+        at42(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b14(e, &pos, &v, 0) {
-            at43(e, v, pos, m, g);
+            at43(e, v, &pos, m, g);
         } else {
-            at48(e, v, pos, m, g);
+            at48(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(1u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at44(e, v, pos, m, g);
+        at44(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(0u16);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at45(e, v, pos, m, g);
+        at45(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at46(e, v, pos, m, g);
+        at46(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at57(e, v, pos, m, g);
+        at57(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b15(e, &pos, &v, 0) {
-            at49(e, v, pos, m, g);
+            at49(e, v, &pos, m, g);
         } else {
-            at57(e, v, pos, m, g);
+            at57(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         let slot = 15usize + usize::from(7u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at50(e, v, pos, m, g);
+        at50(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at51(e, v, pos, m, g);
+        at51(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at57(e, v, pos, m, g);
+        at57(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at58(e, v, pos, m, g);
+        at58(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         pos.set_cell::<false>(e.zobrist(), usize::from(5u16), 0);
-        at59(e, v, pos, m, g);
+        at59(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b16(e, &pos, &v, 0) {
-            at60(e, v, pos, m, g);
+            at60(e, v, &pos, m, g);
         } else {
-            at65(e, v, pos, m, g);
+            at65(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b17(e, &pos, &v, 0) {
-            at61(e, v, pos, m, g);
+            at61(e, v, &pos, m, g);
         } else {
-            at63(e, v, pos, m, g);
+            at63(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at73(e, v, pos, m, g);
+        at73(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at73(e, v, pos, m, g);
+        at73(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b18(e, &pos, &v, 0) {
-            at66(e, v, pos, m, g);
+            at66(e, v, &pos, m, g);
         } else {
-            at71(e, v, pos, m, g);
+            at71(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b19(e, &pos, &v, 0) {
-            at67(e, v, pos, m, g);
+            at67(e, v, &pos, m, g);
         } else {
-            at69(e, v, pos, m, g);
+            at69(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at73(e, v, pos, m, g);
+        at73(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at73(e, v, pos, m, g);
+        at73(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at71<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at71<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if !b20(e, &pos, &v, 0) {
             return;
         }
-        at73(e, v, pos, m, g);
+        at73(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at73<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at73<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         pos.locals[0] = s35(e, &pos, &v, ALL, 0);
-        at74(e, v, pos, m, g);
+        at74(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at74<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at74<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at75(e, w, pos, m, g);
+                at75(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s42(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -58065,37 +58151,37 @@ mod p44 {
     }
 
     #[inline]
-    fn at76<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at76<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at85<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at85<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at86<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at86<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -60686,60 +60772,61 @@ mod p45 {
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
+        at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at1(e, v, pos, m, g);
+            at1(e, v, &pos, m, g);
         } else {
-            at6(e, v, pos, m, g);
+            at6(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+        let mut pos = P::clone(pos);
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = pos;
+                let mut pos = P::clone(&pos);
                 // Nothing reads this change before the move is listed.
-                at3(e, v, pos, m, g);
+                at3(e, v, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at7(e, v, pos, m, g);
+        at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at8(e, w, pos, m, g);
+                at8(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -60747,42 +60834,42 @@ mod p45 {
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 

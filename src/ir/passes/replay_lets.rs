@@ -11,42 +11,46 @@ use crate::ir::{
 pub fn run(program: &Program, ops: &mut [Op]) {
     let mut read = [false; crate::ir::MAX_SET_LOCALS];
     for op in ops.iter() {
-        match op {
-            Op::Let { set, .. } => locals_in_set(program, *set, &mut read),
-            Op::Require(b) | Op::Unless { cond: b, .. } => locals_in_bool(program, *b, &mut read),
-            Op::Assign { value, .. } => locals_in_int(program, *value, &mut read),
-            Op::PutAll { at, .. }
-            | Op::RemoveAll { at }
-            | Op::Shift { at, .. }
-            | Op::SetVar { set: at, .. } => {
-                locals_in_set(program, *at, &mut read);
-            }
-            Op::AssignAll { cells, value, .. } => {
-                locals_in_set(program, *cells, &mut read);
-                locals_in_int(program, *value, &mut read);
-            }
-            Op::WhileCheck { cond, .. } => locals_in_bool(program, *cond, &mut read),
-            Op::SetDir { dir, .. } => locals_in_dir(program, dir, &mut read),
-            Op::Write(t) => {
-                for part in &program.templates[usize::from(*t)].parts {
-                    match part {
-                        TemplatePart::Int(i)
-                        | TemplatePart::Letter(i)
-                        | TemplatePart::Decimal(i) => {
-                            locals_in_int(program, *i, &mut read);
-                        }
-                        TemplatePart::Dir { dir, .. } => locals_in_dir(program, dir, &mut read),
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
-        }
+        locals_read(program, op, &mut read);
     }
     for op in ops.iter_mut() {
         if let Op::Let { slot, replay, .. } = op {
             *replay = read[usize::from(*slot)];
         }
+    }
+}
+
+/// Marks in `read` the `let` slots `op` reads (a `let` reads those of its set; a `pick`,
+/// listing choices, reads none).
+pub(crate) fn locals_read(program: &Program, op: &Op, read: &mut [bool]) {
+    match op {
+        Op::Let { set, .. } => locals_in_set(program, *set, read),
+        Op::Require(b) | Op::Unless { cond: b, .. } => locals_in_bool(program, *b, read),
+        Op::Assign { value, .. } => locals_in_int(program, *value, read),
+        Op::PutAll { at, .. }
+        | Op::RemoveAll { at }
+        | Op::Shift { at, .. }
+        | Op::SetVar { set: at, .. } => {
+            locals_in_set(program, *at, read);
+        }
+        Op::AssignAll { cells, value, .. } => {
+            locals_in_set(program, *cells, read);
+            locals_in_int(program, *value, read);
+        }
+        Op::WhileCheck { cond, .. } => locals_in_bool(program, *cond, read),
+        Op::SetDir { dir, .. } => locals_in_dir(program, dir, read),
+        Op::Write(t) => {
+            for part in &program.templates[usize::from(*t)].parts {
+                match part {
+                    TemplatePart::Int(i) | TemplatePart::Letter(i) | TemplatePart::Decimal(i) => {
+                        locals_in_int(program, *i, read);
+                    }
+                    TemplatePart::Dir { dir, .. } => locals_in_dir(program, dir, read),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
     }
 }
 
