@@ -13,7 +13,7 @@ use std::hash::{Hash, Hasher};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::engine::{history_key, repetitions, DistinctOuter};
+use super::engine::{history_key, repetitions, DistinctOuter, Line};
 use super::{Engine, GameResult, Move, Zobrist};
 use crate::ir::{CellBits, Program};
 
@@ -479,7 +479,7 @@ pub struct Fast<'p, P> {
     step_limit: u64,
     exhausted: bool,
     /// The keys of the positions of the game line, the current one last (`history_key`).
-    history: Vec<u64>,
+    history: Line,
     /// Whether the rules read the history (then `pos.hash` is kept and `history` grows).
     keeps_history: bool,
 }
@@ -550,7 +550,7 @@ pub trait FastTurn {
 
 impl<'p, P: Position> Fast<'p, P> {
     /// The engine's position, player to move and result, with the history it lent.
-    fn of(e: &'p Engine<'_>, history: Option<Vec<u64>>) -> Fast<'p, P> {
+    fn of(e: &'p Engine<'_>, history: Option<Line>) -> Fast<'p, P> {
         Fast {
             keeps_history: history.is_some(),
             history: history.unwrap_or_default(),
@@ -623,7 +623,7 @@ impl<'p, P: Position> Fast<'p, P> {
     }
 
     /// The history lent by the engine, for [`Engine::return_history`].
-    fn take_history(&mut self) -> Option<Vec<u64>> {
+    fn take_history(&mut self) -> Option<Line> {
         self.keeps_history
             .then(|| std::mem::take(&mut self.history))
     }
@@ -632,7 +632,7 @@ impl<'p, P: Position> Fast<'p, P> {
 /// [`perft`](super::perft::perft) on the position value: every move applied to a copy.
 pub fn fast_perft<T: FastTurn>(e: &mut Engine<'_>, depth: u32) -> u64 {
     let lent = e.lend_history();
-    let start = lent.as_ref().map_or(0, Vec::len);
+    let start = lent.as_ref().map_or(0, Line::len);
     let mut host = Fast::<T::P>::of(e, lent);
     let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
     let nodes = fast_count::<T>(&mut host, &mut buffers);
@@ -684,7 +684,7 @@ pub fn fast_play<T: FastTurn>(
     keep: bool,
 ) -> FastPlay {
     let lent = e.lend_history();
-    let start = lent.as_ref().map_or(0, Vec::len);
+    let start = lent.as_ref().map_or(0, Line::len);
     let mut host = Fast::<T::P>::of(e, lent);
     let mut plies = 0;
     let mut stuck = false;

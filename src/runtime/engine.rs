@@ -219,7 +219,7 @@ pub struct Engine<'p> {
 #[derive(Clone, Debug, Default)]
 struct History {
     kept: bool,
-    hashes: Vec<u64>,
+    hashes: Line,
     /// Its length when [`Engine::save`] kept the position.
     saved: usize,
 }
@@ -237,6 +237,67 @@ impl History {
     #[inline(never)]
     fn pop(&mut self) {
         self.hashes.pop();
+    }
+}
+
+/// The keys of a game line ([`history_key`]), the current position's last, with how many keys
+/// fall in each of [`Line::BUCKETS`] buckets (by their low bits): counting a key's earlier
+/// occurrences ([`repetitions`], once a ply) scans the line only when its bucket holds a key,
+/// which in a line of a few hundred positions is seldom. Invariant: `buckets[b]` is the number
+/// of keys in `keys` whose bucket is `b` (the buckets are allocated with the first key).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Line {
+    keys: Vec<u64>,
+    buckets: Vec<u32>,
+}
+
+impl Line {
+    const BUCKETS: usize = 1024;
+
+    fn bucket(key: u64) -> usize {
+        // The keys are Zobrist hashes: their low bits are as random as any.
+        (key as usize) & (Line::BUCKETS - 1)
+    }
+
+    /// The keys, the current position's last.
+    #[must_use]
+    pub(super) fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub(super) fn push(&mut self, key: u64) {
+        if self.buckets.is_empty() {
+            self.buckets = vec![0; Line::BUCKETS];
+        }
+        self.buckets[Line::bucket(key)] += 1;
+        self.keys.push(key);
+    }
+
+    pub(super) fn pop(&mut self) {
+        if let Some(key) = self.keys.pop() {
+            self.buckets[Line::bucket(key)] -= 1;
+        }
+    }
+
+    /// Cuts the line back to its first `len` keys.
+    pub(super) fn truncate(&mut self, len: usize) {
+        while self.keys.len() > len {
+            self.pop();
+        }
+    }
+
+    /// How many keys of the line are `key`.
+    #[must_use]
+    pub(super) fn count(&self, key: u64) -> usize {
+        if self.buckets.get(Line::bucket(key)).is_none_or(|&n| n == 0) {
+            return 0;
+        }
+        // A sum of 0s and 1s rather than a filtered count, so that the scan is vectorised.
+        self.keys.iter().map(|&k| usize::from(k == key)).sum()
     }
 }
 
@@ -268,15 +329,14 @@ pub(super) fn history_key(
 pub(super) fn repetitions(
     program: &Program,
     zobrist: &Zobrist,
-    history: &[u64],
+    history: &Line,
     mover: u8,
     hash: u64,
     counters: &[i32],
 ) -> i32 {
     let next = hash ^ zobrist.mover(mover) ^ zobrist.mover(1 - mover);
     let key = history_key(program, zobrist, next, counters, 1 - mover);
-    // A sum of 0s and 1s rather than a filtered count, so that the scan is vectorised.
-    let earlier: usize = history.iter().map(|&h| usize::from(h == key)).sum();
+    let earlier = history.count(key);
     i32::try_from(earlier + 1).unwrap_or(i32::MAX)
 }
 
@@ -551,7 +611,7 @@ impl<'p> Engine<'p> {
     /// last (empty when the rules do not read the history).
     #[must_use]
     pub fn history(&self) -> &[u64] {
-        &self.history.hashes
+        self.history.hashes.keys()
     }
 
     /// The history's keys, lent to a run on the position value ([`Fast`]), which pushes a key
@@ -559,7 +619,7 @@ impl<'p> Engine<'p> {
     /// when the rules do not read the history. Give them back with [`Engine::return_history`].
     ///
     /// [`Fast`]: super::compiled::Fast
-    pub(super) fn lend_history(&mut self) -> Option<Vec<u64>> {
+    pub(super) fn lend_history(&mut self) -> Option<Line> {
         self.history
             .kept
             .then(|| std::mem::take(&mut self.history.hashes))
@@ -570,7 +630,7 @@ impl<'p> Engine<'p> {
     /// (stored after [`Engine::save`], which saw the history lent), and keeps the keys of the
     /// moves that led there as [`Engine::play_unlogged`] would have, until
     /// [`Engine::restore`] cuts them; else those are dropped now.
-    pub(super) fn return_history(&mut self, mut hashes: Vec<u64>, start: usize, played: bool) {
+    pub(super) fn return_history(&mut self, mut hashes: Line, start: usize, played: bool) {
         if played {
             self.history.saved = start;
         } else {
@@ -1967,5 +2027,31 @@ impl Walk<'_> {
         let d = self.current.get(self.read).unwrap_or(0);
         self.read += 1;
         d
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::Line;
+
+    /// A line's counts equal a scan's, through pushes, pops and cuts, keys sharing buckets.
+    #[test]
+    fn counts_follow_the_keys() {
+        let mut line = Line::default();
+        assert_eq!(line.count(7), 0);
+        let keys = [7, 7 + 1024, 7, 99, 7 + 2048, 99, 5];
+        for k in keys {
+            line.push(k);
+        }
+        let scan = |line: &Line, k: u64| line.keys().iter().filter(|&&x| x == k).count();
+        for k in [7, 7 + 1024, 7 + 2048, 99, 5, 6, 1031] {
+            assert_eq!(line.count(k), scan(&line, k), "key {k}");
+        }
+        line.pop();
+        assert_eq!(line.count(5), 0);
+        line.truncate(2);
+        assert_eq!((line.count(7), line.count(99), line.len()), (1, 0, 2));
+        line.truncate(0);
+        assert_eq!(line.count(7 + 1024), 0);
     }
 }
