@@ -1084,9 +1084,9 @@ impl<'a> Emitter<'a> {
 
     /// An effect whose change waits: the walk goes on through tests that do not read it
     /// (`if` conditions), and the change is made only where something reads it, so a branch
-    /// that lists the move without reading the position neither copies nor changes it (chess's
-    /// test of whether a move may leave the king attacked, passed by most moves). `None` when
-    /// no branch gains.
+    /// that lists the move without reading the position neither copies nor changes it (e.g. a
+    /// test, passed by most moves, of whether a move needs a look at the position after it).
+    /// `None` when no branch gains.
     fn sunk(&self, code: &Code, pc: usize) -> Option<String> {
         self.deferrable(code, pc)?;
         let mut dropped = false;
