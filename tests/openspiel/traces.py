@@ -8,8 +8,9 @@ of the Rulestone game file through the game's map, and each game's returns.
     python3 tests/openspiel/traces.py OUT_DIR [GAMES PER FILE [OPENSPIEL NAME ...]]
 
 The Rust test reads these files and replays each game in Rulestone, comparing the legal move
-sets at every ply, the end and the returns. The committed traces (tests/openspiel/traces/) are
-this script's output; `.ci/run` writes them afresh from OpenSpiel and checks both agree.
+sets at every ply, the end and the returns. No traces are committed: `.ci/run` writes them
+afresh from OpenSpiel before the tests and points the test at them
+(RULESTONE_OPENSPIEL_TRACES).
 """
 
 import importlib.metadata
