@@ -99,31 +99,24 @@ pub fn build_parsed(
     sets: &[(String, String)],
 ) -> Result<Built, CompileError> {
     let (checked, diags) = check(file);
-    let Some(checked) = checked else {
+    let Some(mut checked) = checked else {
         return Err(CompileError {
             diags,
             bad_options: false,
         });
     };
-    if let Some(game) = &checked.table {
-        let program = lower_table(&checked, game, sets)?;
-        return Ok(Built::Table(game.clone(), program));
+    if let Some(game) = checked.table.take() {
+        let program = lower_table(&checked, &game, sets)?;
+        return Ok(Built::Table(game, program));
     }
-    let env = checked.configure(sets).map_err(|e| CompileError {
-        diags: vec![Box::new(e)],
-        bad_options: true,
-    })?;
-    let program = lower_under(&checked, sets, &env).map_err(|d| CompileError {
-        diags: vec![d],
-        bad_options: false,
-    })?;
-    Ok(Built::Board(program))
+    build(&checked, sets).map(Built::Board)
 }
 
 /// [`build_parsed`] for a board game.
 ///
 /// # Errors
-/// As [`compile`], less syntax errors; a table game is refused with E0011.
+/// As [`compile`], less syntax errors; a table game is refused (an internal error: the caller
+/// wanted [`build_parsed`]).
 pub fn compile_parsed(
     file: &syntax::ast::File,
     options: &[(String, String)],
@@ -223,14 +216,18 @@ pub fn diagnose(source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
         }
         return diags;
     }
-    if let Err(d) = build(&checked, options) {
-        diags.push(d);
+    if let Err(e) = build(&checked, options) {
+        diags.extend(e.diags);
         return diags;
     }
     if options.is_empty() {
         let mut seen = std::collections::HashSet::new();
         for sets in check::options::extremes(&checked.file) {
-            if let Err(d) = build(&checked, &sets) {
+            for d in build(&checked, &sets)
+                .err()
+                .map(|e| e.diags)
+                .unwrap_or_default()
+            {
                 let at = d.labels().and_then(|mut l| l.next()).map(|l| l.offset());
                 let key = (diag::code_of(d.as_ref()), at);
                 if seen.insert(key) {
@@ -242,12 +239,17 @@ pub fn diagnose(source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
     diags
 }
 
-/// Configures the options and lowers.
-fn build(checked: &check::Checked, sets: &[(String, String)]) -> Result<ir::Program, diag::Diag> {
-    let env = checked
-        .configure(sets)
-        .map_err(|e| Box::new(e) as diag::Diag)?;
-    lower_under(checked, sets, &env)
+/// Configures a checked board game's options and lowers it: a refused option value is
+/// `bad_options`, a limit these values break is not.
+fn build(checked: &check::Checked, sets: &[(String, String)]) -> Result<ir::Program, CompileError> {
+    let env = checked.configure(sets).map_err(|e| CompileError {
+        diags: vec![Box::new(e)],
+        bad_options: true,
+    })?;
+    lower_under(checked, sets, &env).map_err(|d| CompileError {
+        diags: vec![d],
+        bad_options: false,
+    })
 }
 
 /// Configures the board for the option values (once: the lowering receives it) and lowers; a
