@@ -294,8 +294,9 @@ pub struct TableGame {
     /// Where each parameter is declared (its default's span), by parameter.
     pub param_spans: Vec<Span>,
     /// Each use of a parameter where the value must be greater than 0: the parameter, what the
-    /// value is, and the use's span. [`TableGame::configure`] tests them for `--set` values.
-    pub positive_params: Vec<(usize, String, Span)>,
+    /// value is, the use's span, and whether it counts (is rounded to a whole number).
+    /// [`TableGame::configure`] tests them for `--set` values.
+    pub positive_params: Vec<(usize, String, Span, bool)>,
     pub length: Option<Amount>,
     pub width: Option<Amount>,
     /// The table's physical constants (those not given keep the runtime's defaults).
@@ -378,15 +379,19 @@ impl TableGame {
                 })),
             }
         }
-        for (i, what, span) in &self.positive_params {
-            let value = params.get(*i).copied().unwrap_or(0.0);
-            if value <= 0.0 || !value.is_finite() {
-                let name = self.params.get(*i).map_or("", |(n, _)| n.as_str());
+        for &(i, ref what, span, count) in &self.positive_params {
+            let value = params.get(i).copied().unwrap_or(0.0);
+            if too_small(value, count) {
+                let name = self.params.get(i).map_or("", |(n, _)| n.as_str());
                 errors.push(Box::new(TableError::NotPositive {
                     what: what.clone(),
-                    span: *span,
+                    span,
                     value,
-                    help: format!("`--set {name}=...` must give `{name}` a value greater than 0"),
+                    help: positive_help(
+                        value,
+                        count,
+                        &format!("`--set {name}=...` must give `{name}`"),
+                    ),
                 }));
             }
         }
@@ -395,6 +400,38 @@ impl TableGame {
         } else {
             Err(errors)
         }
+    }
+}
+
+/// What a quantity must be.
+#[derive(Clone, Copy)]
+enum Must<'a> {
+    Any,
+    /// Greater than 0: a length, mass, speed or clock, named.
+    Positive(&'a str),
+    /// A count (of turns or cards), rounded to the nearest whole number: at least 1 once rounded.
+    Count(&'a str),
+}
+
+/// Whether a value is too small for a positive quantity (or a count, which is rounded).
+fn too_small(value: f64, count: bool) -> bool {
+    !value.is_finite()
+        || if count {
+            value.round() < 1.0
+        } else {
+            value <= 0.0
+        }
+}
+
+/// The help for [`TableError::NotPositive`]: what `fix` ("give it", "`--set n=...` must give
+/// `n`") should do, and for a count, that it is rounded.
+fn positive_help(value: f64, count: bool, fix: &str) -> String {
+    if count && value > 0.0 && value.is_finite() {
+        format!("a count is rounded to a whole number, and {value} rounds to 0: {fix} 1 or more")
+    } else if count {
+        format!("{fix} a whole number of 1 or more")
+    } else {
+        format!("{fix} a value greater than 0")
     }
 }
 
@@ -689,8 +726,8 @@ impl TableChecker<'_, '_> {
         }
     }
 
-    /// A quantity, which must be positive when `positive` names what it is.
-    fn amount(&mut self, q: &Quantity, positive: Option<&str>) -> Amount {
+    /// A quantity, tested against what it must be ([`Must`]).
+    fn amount(&mut self, q: &Quantity, must: Must) -> Amount {
         let (amount, value) = match q {
             Quantity::Number(v, _) => (Amount::Value(*v), *v),
             Quantity::Param(id) => match self.lookup(id, "a parameter") {
@@ -702,20 +739,22 @@ impl TableChecker<'_, '_> {
                 None => return Amount::Value(1.0),
             },
         };
-        if let Some(what) = positive {
-            if let Amount::Param(i) = amount {
-                self.game
-                    .positive_params
-                    .push((i, what.to_string(), q.span()));
-            }
-            if value <= 0.0 || !value.is_finite() {
-                self.c.report(TableError::NotPositive {
-                    what: what.to_string(),
-                    span: q.span(),
-                    value,
-                    help: "give it a positive value".into(),
-                });
-            }
+        let (what, count) = match must {
+            Must::Any => return amount,
+            Must::Positive(what) => (what, false),
+            Must::Count(what) => (what, true),
+        };
+        if let Amount::Param(i) = amount {
+            let what = what.to_string();
+            self.game.positive_params.push((i, what, q.span(), count));
+        }
+        if too_small(value, count) {
+            self.c.report(TableError::NotPositive {
+                what: what.to_string(),
+                span: q.span(),
+                value,
+                help: positive_help(value, count, "give it"),
+            });
         }
         amount
     }
@@ -737,7 +776,7 @@ impl TableChecker<'_, '_> {
     fn shot(&mut self, s: &ShotKind) -> Shot {
         match s {
             ShotKind::Basic(_) => Shot::Basic,
-            ShotKind::Power(q) => Shot::Power(self.amount(q, Some("a card's power"))),
+            ShotKind::Power(q) => Shot::Power(self.amount(q, Must::Positive("a card's power"))),
         }
     }
 
@@ -784,32 +823,32 @@ impl TableChecker<'_, '_> {
             } => {
                 for r in regions {
                     let axis = self.axis(&r.at.axis);
-                    let value = self.amount(&r.at.at, None);
+                    let value = self.amount(&r.at.at, Must::Any);
                     if let Some(Name::Region(i)) = self.names.get(&r.name.name).map(|n| n.0) {
                         self.game.regions[i].1 = axis;
                         self.game.regions[i].2 = value;
                     }
                 }
-                self.game.length = Some(self.amount(length, Some("the table's length")));
-                self.game.width = Some(self.amount(width, Some("the table's width")));
+                self.game.length = Some(self.amount(length, Must::Positive("the table's length")));
+                self.game.width = Some(self.amount(width, Must::Positive("the table's width")));
                 for (c, q) in physics {
                     let positive = match c {
-                        Physics::Friction => Some("the friction"),
-                        Physics::WallJumpSpeed => Some("the speed to go over a wall"),
-                        Physics::TimeStep => Some("the time step"),
-                        Physics::StoneRestitution | Physics::WallRestitution => None,
+                        Physics::Friction => Must::Positive("the friction"),
+                        Physics::WallJumpSpeed => Must::Positive("the speed to go over a wall"),
+                        Physics::TimeStep => Must::Positive("the time step"),
+                        Physics::StoneRestitution | Physics::WallRestitution => Must::Any,
                     };
                     let a = self.amount(q, positive);
                     self.game.physics.push((*c, a));
                 }
                 for w in walls {
                     let axis = self.axis(&w.axis);
-                    let at = self.amount(&w.at, None);
+                    let at = self.amount(&w.at, Must::Any);
                     self.game.walls.push((axis, at));
                 }
                 for (name, at) in lines {
                     let axis = self.axis(&at.axis);
-                    let value = self.amount(&at.at, None);
+                    let value = self.amount(&at.at, Must::Any);
                     if let Some(Name::Line(i)) = self.names.get(&name.name).map(|n| n.0) {
                         self.game.lines[i].1 = axis;
                         self.game.lines[i].2 = value;
@@ -830,8 +869,10 @@ impl TableChecker<'_, '_> {
             TableItem::Disc {
                 name, radius, mass, ..
             } => {
-                let r = self.amount(radius, Some("a disc's radius"));
-                let m = mass.as_ref().map(|m| self.amount(m, Some("a disc's mass")));
+                let r = self.amount(radius, Must::Positive("a disc's radius"));
+                let m = mass
+                    .as_ref()
+                    .map(|m| self.amount(m, Must::Positive("a disc's mass")));
                 if let Some(Name::Disc(i)) = self.names.get(&name.name).map(|n| n.0) {
                     self.game.discs[i].radius = r;
                     self.game.discs[i].mass = m;
@@ -890,9 +931,10 @@ impl TableChecker<'_, '_> {
                 }
             }
             TableItem::BasicShot(q) => {
-                self.game.basic_speed = Some(self.amount(q, Some("the basic shot's speed")));
+                self.game.basic_speed =
+                    Some(self.amount(q, Must::Positive("the basic shot's speed")));
             }
-            TableItem::AimNoise(q) => self.game.aim_noise = Some(self.amount(q, None)),
+            TableItem::AimNoise(q) => self.game.aim_noise = Some(self.amount(q, Must::Any)),
             TableItem::Points(points) => {
                 for (region, n) in points {
                     if let Some(i) = self.region(region) {
@@ -946,7 +988,7 @@ impl TableChecker<'_, '_> {
                             self.game.wins.push(c);
                         }
                         MatchRuleKind::After { turns, most } => {
-                            let t = self.amount(turns, Some("the number of turns"));
+                            let t = self.amount(turns, Must::Count("the number of turns"));
                             if let Some(m) = self.measure(most, true) {
                                 self.game.after = Some((t, m));
                             }
@@ -954,17 +996,19 @@ impl TableChecker<'_, '_> {
                         MatchRuleKind::SuddenDeath(q) => {
                             tie = Some(r.span);
                             self.game.sudden_death =
-                                Some(self.amount(q, Some("the turns of sudden death")));
+                                Some(self.amount(q, Must::Count("the turns of sudden death")));
                         }
                         MatchRuleKind::TieDraw => tie = Some(r.span),
                         MatchRuleKind::Referee { option, word } => {
                             self.referee(file, option, word);
                         }
                         MatchRuleKind::MatchClock(q) => {
-                            self.game.match_clock = Some(self.amount(q, Some("the match clock")));
+                            self.game.match_clock =
+                                Some(self.amount(q, Must::Positive("the match clock")));
                         }
                         MatchRuleKind::TurnClock(q) => {
-                            self.game.turn_clock = Some(self.amount(q, Some("the turn clock")));
+                            self.game.turn_clock =
+                                Some(self.amount(q, Must::Positive("the turn clock")));
                         }
                     }
                 }
@@ -981,7 +1025,7 @@ impl TableChecker<'_, '_> {
             .map(|s| match &s.kind {
                 TurnStepKind::Draw { to, count } => Step::Draw {
                     to: *to,
-                    count: self.amount(count, Some("the number of cards drawn")),
+                    count: self.amount(count, Must::Count("the number of cards drawn")),
                 },
                 TurnStepKind::PlayEachCard => Step::PlayEachCard,
                 TurnStepKind::Shot { kinds, shot } => Step::Shot {
