@@ -307,6 +307,28 @@ fn a_card_is_set_aside_only_when_no_stone_of_its_kind_is_on_the_table() {
 }
 
 #[test]
+fn a_skipped_card_is_followed_by_the_win_rules() {
+    use rulestone::check::table::{Compare, Measure, Term};
+    let mut p = program(&[]);
+    let deck_before = start(&p, 1).position.sides[0].deck.len();
+    // A rule the skip itself fulfils: one more card in the mover's deck.
+    let more = Term::Amount(f64::from(u32::try_from(deck_before).expect("small")) + 1.0);
+    p.wins.push(vec![Compare {
+        left: Term::Mine(Measure::Deck),
+        op: rulestone::syntax::ast::BinaryOp::Ge,
+        right: more,
+    }]);
+    let mut m = start(&p, 1);
+    hand(&mut m, 0, &["Cinder", "Spark"]);
+    for s in ["WS1", "WS2", "WS3", "WS4"] {
+        let i = stone(&m, s);
+        m.position.stones[i].disc.on_table = false;
+    }
+    play(&mut m, "skip Cinder");
+    assert_eq!(m.outcome(), Some(GameResult::Win(0)), "{}", log(&m));
+}
+
+#[test]
 fn the_free_shot_is_the_master_or_a_core_when_no_stone_was_shot() {
     let p = program(&[]);
     let mut m = start(&p, 1);

@@ -752,6 +752,8 @@ impl<'p> TableMatch<'p> {
                 self.position
                     .log
                     .push(format!("{name} goes to the bottom of the deck"));
+                // The hand and the deck changed: a `win when` rule may hold now.
+                self.check_wins(self.position.mover);
                 self.after_card();
             }
             Decision::Penalty {
