@@ -1118,6 +1118,21 @@ pub enum Op {
     Done,
 }
 
+impl Op {
+    /// Calls `f` on each op index this op may jump to, to read or re-aim it.
+    pub fn for_each_target(&mut self, mut f: impl FnMut(&mut u32)) {
+        match self {
+            Op::Unless { target: t, .. }
+            | Op::Jump(t)
+            | Op::WhileCheck { exit: t, .. }
+            | Op::RepeatCheck { exit: t, .. }
+            | Op::RepeatNext { check: t, .. } => f(t),
+            Op::Either(ts) | Op::First(ts) => ts.iter_mut().for_each(f),
+            _ => {}
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AssignSlot {
     Global(u16),

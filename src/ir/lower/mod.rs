@@ -149,6 +149,8 @@ struct Lowerer<'a> {
     dir_vars: HashMap<String, (u8, u16)>,
     /// The `distinct` blocks being lowered, innermost last.
     distinct_stack: Vec<u8>,
+    /// Where each label of the program being lowered was bound ([`LABEL`]).
+    labels: Vec<u32>,
     /// The slots of `carried` tokens, which follow `move`.
     carried: Vec<u16>,
 }
@@ -187,6 +189,7 @@ impl<'a> Lowerer<'a> {
             placed_vars: HashMap::new(),
             dir_vars: HashMap::new(),
             distinct_stack: Vec::new(),
+            labels: Vec::new(),
             carried: Vec::new(),
         }
     }
@@ -318,29 +321,16 @@ fn cell_set(cells: impl IntoIterator<Item = impl std::borrow::Borrow<usize>>) ->
     set
 }
 
-/// Points a placeholder `unless` (its index and condition) past the ops after it.
-fn patch_guard(ops: &mut [Op], guard: Option<(usize, BoolId)>) -> Result<()> {
-    if let Some((at, cond)) = guard {
-        ops[at] = Op::Unless {
-            cond,
-            target: pc(ops.len())?,
-        };
-    }
-    Ok(())
-}
-
-/// Points the placeholder jumps at `ends` to the next op.
-fn patch_jumps(ops: &mut [Op], ends: &[usize]) -> Result<()> {
-    let end = pc(ops.len())?;
-    for &j in ends {
-        ops[j] = Op::Jump(end);
-    }
-    Ok(())
-}
+/// A forward jump's target until its place is known: a label's number with this bit set.
+/// [`Lowerer::code`] replaces each by the index its label was bound to.
+const LABEL: u32 = 1 << 31;
 
 fn pc(n: usize) -> Result<u32> {
     let what = "instructions in one program";
-    u32::try_from(n).map_err(|_| LowerError::too_large(what, n + 1, u64::from(u32::MAX) + 1))
+    match u32::try_from(n) {
+        Ok(pc) if pc < LABEL => Ok(pc),
+        _ => Err(LowerError::too_large(what, n + 1, u64::from(LABEL))),
+    }
 }
 
 /// A marker's legend when the game gives none: the names its cells are written with

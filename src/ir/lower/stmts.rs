@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::check::model::Func;
-use crate::ir::passes::{endless, loop_memo};
+use crate::ir::passes::{endless, loop_memo, replay_lets};
 
 impl<'a> Lowerer<'a> {
     pub(super) fn code(&mut self, block: &Block) -> Result<Code> {
@@ -10,8 +10,29 @@ impl<'a> Lowerer<'a> {
         let mut ops = Vec::new();
         self.block(block, &mut ops)?;
         ops.push(Op::Done);
-        crate::ir::passes::replay_lets::run(&self.prog, &mut ops);
+        for op in &mut ops {
+            op.for_each_target(|t| {
+                if *t >= LABEL {
+                    *t = self.labels[(*t - LABEL) as usize];
+                }
+            });
+        }
+        self.labels.clear();
+        loop_memo::run(&mut ops);
+        replay_lets::run(&self.prog, &mut ops);
         Ok(Code::new(ops))
+    }
+
+    /// A new label for a forward jump, to be bound with [`Self::bind`].
+    fn label(&mut self) -> u32 {
+        self.labels.push(0);
+        LABEL | u32::try_from(self.labels.len() - 1).unwrap_or(0)
+    }
+
+    /// Binds `label` to the next op.
+    fn bind(&mut self, label: u32, ops: &[Op]) -> Result<()> {
+        self.labels[(label - LABEL) as usize] = pc(ops.len())?;
+        Ok(())
     }
 
     pub(super) fn var(&mut self, name: &str) -> Result<u8> {
@@ -137,10 +158,10 @@ impl<'a> Lowerer<'a> {
             StmtKind::Again => ops.push(Op::Again),
             StmtKind::While { cond, body } => {
                 let var = self.new_var(&format!("#while{}", ops.len()))?;
-                let cond = self.bool(cond)?;
+                let (cond, exit) = (self.bool(cond)?, self.label());
                 ops.push(Op::RepeatStart { var });
                 let head = ops.len();
-                ops.push(Op::Jump(0));
+                ops.push(Op::WhileCheck { var, cond, exit });
                 self.loop_body(body, ops)?;
                 if let Some(why) = endless::run(&self.prog, cond, &ops[head + 1..]) {
                     return Err(LowerError::EndlessWhile {
@@ -150,8 +171,7 @@ impl<'a> Lowerer<'a> {
                     });
                 }
                 ops.push(Op::Jump(pc(head)?));
-                let exit = pc(ops.len())?;
-                ops[head] = Op::WhileCheck { var, cond, exit };
+                self.bind(exit, ops)?;
             }
             StmtKind::Put { piece, owner, at } => {
                 let k = declared!(self, &piece.name, Sym::Piece(k) => k);
@@ -228,35 +248,32 @@ impl<'a> Lowerer<'a> {
                     }
                     return Ok(());
                 }
-                let unless = ops.len();
-                ops.push(Op::Unless { cond: c, target: 0 });
+                let (cond, skip, end) = (c, self.label(), self.label());
+                ops.push(Op::Unless { cond, target: skip });
                 self.block(then, ops)?;
-                let jump = ops.len();
                 if otherwise.is_some() {
-                    ops.push(Op::Jump(0));
+                    ops.push(Op::Jump(end));
                 }
-                patch_guard(ops, Some((unless, c)))?;
+                self.bind(skip, ops)?;
                 if let Some(b) = otherwise {
                     self.block(b, ops)?;
-                    patch_jumps(ops, &[jump])?;
                 }
+                self.bind(end, ops)?;
             }
             StmtKind::Either(blocks) | StmtKind::First(blocks) => {
-                let at = ops.len();
-                ops.push(Op::Jump(0));
-                let (mut starts, mut ends) = (Vec::new(), Vec::new());
-                for b in blocks {
-                    starts.push(pc(ops.len())?);
-                    self.block(b, ops)?;
-                    ends.push(ops.len());
-                    ops.push(Op::Jump(0));
-                }
-                patch_jumps(ops, &ends)?;
-                ops[at] = if matches!(stmt.kind, StmtKind::First(_)) {
-                    Op::First(starts)
+                let starts: Vec<u32> = blocks.iter().map(|_| self.label()).collect();
+                ops.push(if matches!(stmt.kind, StmtKind::First(_)) {
+                    Op::First(starts.clone())
                 } else {
-                    Op::Either(starts)
-                };
+                    Op::Either(starts.clone())
+                });
+                let end = self.label();
+                for (b, start) in blocks.iter().zip(starts) {
+                    self.bind(start, ops)?;
+                    self.block(b, ops)?;
+                    ops.push(Op::Jump(end));
+                }
+                self.bind(end, ops)?;
             }
             StmtKind::Repeat {
                 min,
@@ -273,20 +290,16 @@ impl<'a> Lowerer<'a> {
                     });
                 };
                 ops.push(Op::RepeatStart { var });
-                let check = ops.len();
-                ops.push(Op::Jump(0));
-                self.loop_body(body, ops)?;
-                ops.push(Op::RepeatNext {
-                    var,
-                    check: pc(check)?,
-                });
-                let exit = pc(ops.len())?;
-                ops[check] = Op::RepeatCheck {
+                let (check, exit) = (pc(ops.len())?, self.label());
+                ops.push(Op::RepeatCheck {
                     var,
                     min,
                     max,
                     exit,
-                };
+                });
+                self.loop_body(body, ops)?;
+                ops.push(Op::RepeatNext { var, check });
+                self.bind(exit, ops)?;
             }
             StmtKind::Distinct(body) => {
                 let found = self.prog.distinct_blocks + 1;
@@ -308,16 +321,13 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    /// A loop's body, which inside a `distinct` block starts with a memo when its rounds
-    /// choose between branches ([`loop_memo`]).
+    /// A loop's body, which inside a `distinct` block starts with a memo (kept only when its
+    /// rounds choose between branches: [`loop_memo`]).
     fn loop_body(&mut self, body: &Block, ops: &mut Vec<Op>) -> Result<()> {
-        let start = ops.len();
         if let Some(&block) = self.distinct_stack.last() {
             ops.push(Op::Memo { block });
         }
-        self.block(body, ops)?;
-        loop_memo::run(ops, start);
-        Ok(())
+        self.block(body, ops)
     }
 
     /// `let name = value`: a direction value, a cell or a set of cells.
@@ -438,14 +448,14 @@ impl<'a> Lowerer<'a> {
         ops.push(Op::Move { from, to });
         for slot in self.carried.clone() {
             let (lhs, eq) = (CellRef::Slot(slot), true);
-            let guard = Some(self.guard(BoolExpr::CellEq { eq, lhs, rhs: from }, ops));
+            let skip = self.unless(BoolExpr::CellEq { eq, lhs, rhs: from }, ops);
             let slot = AssignSlot::Global(slot);
             ops.push(Op::Assign {
                 slot,
                 op: set,
                 value,
             });
-            patch_guard(ops, guard)?;
+            self.bind(skip, ops)?;
         }
         Ok(())
     }
@@ -471,30 +481,28 @@ impl<'a> Lowerer<'a> {
         ops: &mut Vec<Op>,
         mut body: impl FnMut(&mut Self, u8, &mut Vec<Op>) -> Result<()>,
     ) -> Result<()> {
-        let mut ends = Vec::new();
+        let end = self.label();
         for p in 0..2u8 {
             if matches!(owner, PlayerRef::Const(q) if q != p) {
                 continue;
             }
             let known = matches!(owner, PlayerRef::Const(_));
-            let guard = (!known).then(|| self.guard(player_is(owner, p), ops));
+            let skip = (!known).then(|| self.unless(player_is(owner, p), ops));
             body(self, p, ops)?;
-            ends.push(ops.len());
-            ops.push(Op::Jump(0));
-            patch_guard(ops, guard)?;
+            ops.push(Op::Jump(end));
+            skip.map_or(Ok(()), |skip| self.bind(skip, ops))?;
         }
         if fail {
             self.fail(ops);
         }
-        patch_jumps(ops, &ends)
+        self.bind(end, ops)
     }
 
-    /// Pushes `b` and a test of it that skips what follows when it is false, to be aimed with
-    /// [`patch_guard`].
-    fn guard(&mut self, b: BoolExpr, ops: &mut Vec<Op>) -> (usize, BoolId) {
-        let cond = self.push_bool(b);
-        ops.push(Op::Unless { cond, target: 0 });
-        (ops.len() - 1, cond)
+    /// Pushes `b` and a test of it that jumps, when it is false, to the label returned.
+    fn unless(&mut self, b: BoolExpr, ops: &mut Vec<Op>) -> u32 {
+        let (cond, target) = (self.push_bool(b), self.label());
+        ops.push(Op::Unless { cond, target });
+        target
     }
 
     /// The condition `c` of the `require` at `span`, noted with that span in
@@ -531,25 +539,23 @@ impl<'a> Lowerer<'a> {
             self.fail(ops);
             return Ok(());
         }
-        let value = self.push_int(IntExpr::Const(1));
-        let mut ends = Vec::new();
+        let (value, end) = (self.push_int(IntExpr::Const(1)), self.label());
         for (k, (entry, region)) in entries.iter().enumerate() {
             let last = k + 1 == entries.len();
-            let guard = (!last).then(|| {
+            let skip = (!last).then(|| {
                 let set = self.push_set(SetExpr::Const(cell_set(region)));
-                self.guard(BoolExpr::In { cell: near, set }, ops)
+                self.unless(BoolExpr::In { cell: near, set }, ops)
             });
             let cell = const_cell(*entry);
             let slot = AssignSlot::PerCell { base, cell };
             let op = AssignKind::Add;
             ops.push(Op::Assign { slot, op, value });
-            if !last {
-                ends.push(ops.len());
-                ops.push(Op::Jump(0));
+            if let Some(skip) = skip {
+                ops.push(Op::Jump(end));
+                self.bind(skip, ops)?;
             }
-            patch_guard(ops, guard)?;
         }
-        patch_jumps(ops, &ends)
+        self.bind(end, ops)
     }
 
     /// `advance` on one lane: the end gains the field before it, each field takes the one
@@ -589,22 +595,20 @@ impl<'a> Lowerer<'a> {
         ops: &mut Vec<Op>,
     ) -> Result<()> {
         let value = self.push_int(IntExpr::Const(1));
-        let zero = self.push_int(IntExpr::Const(0));
-        let mut ends = Vec::new();
+        let (zero, done) = (self.push_int(IntExpr::Const(0)), self.label());
         for (_, cells) in lanes.iter().filter(|(q, _)| *q == p) {
             let Some(&end) = cells.last() else { continue };
             let cell = const_cell(end);
             let lhs = self.push_int(IntExpr::CellCounter { base, cell });
             let (op, rhs) = (CmpOp::Gt, zero);
-            let guard = Some(self.guard(BoolExpr::Cmp { op, lhs, rhs }, ops));
+            let skip = self.unless(BoolExpr::Cmp { op, lhs, rhs }, ops);
             let (slot, op) = (AssignSlot::PerCell { base, cell }, AssignKind::Sub);
             ops.push(Op::Assign { slot, op, value });
-            ends.push(ops.len());
-            ops.push(Op::Jump(0));
-            patch_guard(ops, guard)?;
+            ops.push(Op::Jump(done));
+            self.bind(skip, ops)?;
         }
         self.fail(ops);
-        patch_jumps(ops, &ends)
+        self.bind(done, ops)
     }
 
     /// `waiting(T, p)`: how many of `p`'s pieces wait at the ends of `p`'s lanes.
