@@ -86,15 +86,72 @@ struct Emitter<'a> {
     replay_skips: Vec<bool>,
     /// Per `let` slot: whether something a replay runs reads it.
     replay_locals: Vec<bool>,
+    /// Per op of the turn: where the generating walk arriving there goes on (see
+    /// [`Emitter::gen_resolve`]).
+    gen_busy: Vec<usize>,
 }
 
-/// Parts of the position an op, or the rest of a walk, looks at.
+/// Parts of the position value an op, or the rest of a walk, looks at (or an op changes).
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Reads {
     board: bool,
     counters: bool,
     /// The position's hash (`repetitions`).
     hash: bool,
+    /// `Pos::locals` slots, one bit each (the `let`s, and the slots of unordered picks and
+    /// `place`).
+    locals: u64,
+}
+
+impl Reads {
+    const BOARD: Reads = Reads {
+        board: true,
+        counters: false,
+        hash: false,
+        locals: 0,
+    };
+    const COUNTERS: Reads = Reads {
+        board: false,
+        counters: true,
+        hash: false,
+        locals: 0,
+    };
+    const HASH: Reads = Reads {
+        board: false,
+        counters: false,
+        hash: true,
+        locals: 0,
+    };
+
+    fn counters_if(read: bool) -> Reads {
+        if read {
+            Reads::COUNTERS
+        } else {
+            Reads::default()
+        }
+    }
+
+    fn local(slot: usize) -> Reads {
+        Reads {
+            // A slot past the mask stands for every slot.
+            locals: 1u64
+                .checked_shl(u32::try_from(slot).unwrap_or(u32::MAX))
+                .unwrap_or(u64::MAX),
+            ..Reads::default()
+        }
+    }
+
+    fn is_empty(self) -> bool {
+        self == Reads::default()
+    }
+
+    /// Whether a reader of `self` sees a change to `o`.
+    fn meets(self, o: Reads) -> bool {
+        (self.board && o.board)
+            || (self.counters && o.counters)
+            || (self.hash && o.hash)
+            || self.locals & o.locals != 0
+    }
 }
 
 impl std::ops::BitOr for Reads {
@@ -104,6 +161,7 @@ impl std::ops::BitOr for Reads {
             board: self.board || o.board,
             counters: self.counters || o.counters,
             hash: self.hash || o.hash,
+            locals: self.locals | o.locals,
         }
     }
 }
@@ -157,6 +215,7 @@ impl<'a> Emitter<'a> {
             first_extra_local,
             replay_skips: vec![false; ops.len()],
             replay_locals: vec![false; crate::ir::MAX_SET_LOCALS],
+            gen_busy: (0..ops.len()).collect(),
         };
         e.plan_replay();
         // Only blocks that compare hashes need their changes hashed; a block whose picks are
@@ -179,7 +238,7 @@ impl<'a> Emitter<'a> {
             }
             e.in_distinct[pc] = depth > 0;
         }
-        let own: Vec<Reads> = ops.iter().map(|op| e.op_reads(op)).collect();
+        let own: Vec<Reads> = (0..ops.len()).map(|pc| e.op_reads(pc)).collect();
         // Backwards to a fixed point: loops (`repeat`) jump back.
         let mut changed = true;
         while changed {
@@ -200,7 +259,167 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
+        e.gen_busy = (0..ops.len()).map(|pc| e.gen_resolve(pc, 0)).collect();
         e
+    }
+
+    /// The first op at or after `pc` that does something while moves are generated: text,
+    /// jumps, changes that nothing reads before the move is listed (see [`Effect`]), `let`s
+    /// nothing reads and `if`s whose branches meet before anything is done are passed (`pc`
+    /// itself at a decided op, or when the search goes too deep).
+    fn gen_resolve(&self, start: usize, depth: usize) -> usize {
+        let code = &self.p.turn;
+        let mut pc = start;
+        for _ in 0..=code.ops.len() {
+            if code.decided[pc] {
+                return pc;
+            }
+            let skip = |board: bool| self.effect(pc, board) == Effect::Skip;
+            let nothing = match &code.ops[pc] {
+                Op::Write(_) | Op::Chooser(_) | Op::Again => true,
+                Op::Jump(target) => {
+                    pc = *target as usize;
+                    continue;
+                }
+                Op::Put { owner, .. } | Op::PutAll { owner, .. } => {
+                    no_player_guard(*owner).is_empty() && skip(true)
+                }
+                Op::Remove { .. } | Op::Move { .. } | Op::RemoveAll { .. } | Op::Shift { .. } => {
+                    skip(true)
+                }
+                Op::Assign { slot, .. } => slot_guard(*slot).is_empty() && skip(false),
+                Op::AssignAll { .. } => skip(false),
+                Op::Let { slot, .. } => !self.let_kept(pc, *slot),
+                Op::Unless { target, .. } if depth < 8 => {
+                    let then = self.gen_resolve(pc + 1, depth + 1);
+                    if then != self.gen_resolve(*target as usize, depth + 1) {
+                        return pc;
+                    }
+                    pc = then;
+                    continue;
+                }
+                _ => false,
+            };
+            if !nothing {
+                return pc;
+            }
+            pc += 1;
+        }
+        pc
+    }
+
+    /// Whether the walk keeps the value of the `let` at `pc` (something after it reads it).
+    fn let_kept(&self, pc: usize, slot: u8) -> bool {
+        self.reads
+            .get(pc + 1)
+            .copied()
+            .unwrap_or_default()
+            .meets(Reads::local(usize::from(slot)))
+    }
+
+    /// What the op at `pc` changes in the position value the walk passes on, as generation
+    /// emits it (a change nothing reads before the move is listed is left out, see
+    /// [`Effect`]). `place` and `roll` change a copy of their own per choice.
+    fn op_writes(&self, pc: usize) -> Reads {
+        let none = Reads::default();
+        let effect = |board: bool| {
+            let part = if board { Reads::BOARD } else { Reads::COUNTERS };
+            match self.effect(pc, board) {
+                Effect::Skip => none,
+                Effect::Unhashed => part,
+                Effect::Hashed => part | Reads::HASH,
+            }
+        };
+        match &self.p.turn.ops[pc] {
+            Op::Put { .. }
+            | Op::Remove { .. }
+            | Op::Move { .. }
+            | Op::PutAll { .. }
+            | Op::RemoveAll { .. }
+            | Op::Shift { .. } => effect(true),
+            Op::Assign { .. } | Op::AssignAll { .. } => effect(false),
+            Op::Let { slot, .. } if self.let_kept(pc, *slot) => Reads::local(usize::from(*slot)),
+            Op::Pick { .. } => self
+                .unordered_pick(pc)
+                .map_or(none, |(_, slot)| Reads::local(slot)),
+            _ => none,
+        }
+    }
+
+    /// The position value's parts the generating walk reads anywhere: a copy made for a
+    /// change needs no others.
+    fn walk_reads(&self) -> Reads {
+        let code = &self.p.turn;
+        let mut read = vec![false; 256];
+        let mut seen = vec![false; code.ops.len()];
+        let mut todo = vec![0usize];
+        while let Some(pc) = todo.pop() {
+            if pc >= code.ops.len() || std::mem::replace(&mut seen[pc], true) {
+                continue;
+            }
+            let op = &code.ops[pc];
+            crate::ir::passes::replay_lets::locals_read(self.p, op, &mut read);
+            if let Op::Pick { from, .. } = op {
+                let as_let = Op::SetVar { var: 0, set: *from };
+                crate::ir::passes::replay_lets::locals_read(self.p, &as_let, &mut read);
+            }
+            if !code.decided[pc] {
+                todo.extend(successors(op, pc));
+            }
+        }
+        let mut r = self.reads.first().copied().unwrap_or_default();
+        for (slot, _) in read.iter().enumerate().filter(|(_, r)| **r) {
+            r = r | Reads::local(slot);
+        }
+        if self.p.distinct_blocks > 0 || code.ops.iter().any(|op| matches!(op, Op::Memo { .. })) {
+            r = r
+                | Reads::HASH
+                | Reads {
+                    locals: u64::MAX,
+                    ..Reads::default()
+                };
+        }
+        r
+    }
+
+    /// A call of the function for the walk arriving at `pc` (where it goes on, see
+    /// [`Emitter::gen_resolve`]), with variables `vars`.
+    fn at(&self, pc: usize, vars: &str) -> String {
+        at(
+            &self.p.turn,
+            self.gen_busy.get(pc).copied().unwrap_or(pc),
+            vars,
+        )
+    }
+
+    /// `PW`, the position as the generating walk holds it, and `walk_pos`, which makes it
+    /// from the host's: only the `let` slots up to the last one the walk reads, so that the
+    /// copy each changing step makes is smaller (chess's fits in registers, where all its
+    /// slots, read only after the move is decided, would take a call to `memcpy`).
+    fn walk_type(&self, out: &mut String, locals: usize) {
+        let read = self.walk_reads();
+        let kept = (0..locals)
+            .rev()
+            .find(|&k| read.meets(Reads::local(k)))
+            .map_or(0, |k| k + 1);
+        let slots: Vec<String> = (0..kept).map(|k| format!("pos.locals[{k}]")).collect();
+        let _ = writeln!(
+            out,
+            "    /// The position as the generating walk holds it: the `let` slots it reads.\n    type PW = Pos<{w}, {k}, {c}, {kept}>;\n\n    #[inline(always)]\n    fn walk_pos(pos: &P) -> PW {{\n        PW {{\n            occupied: pos.occupied,\n            by_player: pos.by_player,\n            by_kind: pos.by_kind,\n            counters: pos.counters,\n            hash: pos.hash,\n            locals: [{}],\n        }}\n    }}\n",
+            slots.join(", "),
+            w = self.set_words(),
+            k = self.kinds(),
+            c = self.p.counters.len(),
+        );
+    }
+
+    /// Piece kinds the position value keeps sets for (none for a game of one kind).
+    fn kinds(&self) -> usize {
+        if self.p.pieces.len() == 1 {
+            0
+        } else {
+            self.p.pieces.len()
+        }
     }
 
     /// Which `if`s and `let`s a replay skips: a `let` nothing replayed reads, and an `if`
@@ -353,10 +572,17 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn op_reads(&self, op: &Op) -> Reads {
+    /// What the op at `pc` reads of the position value.
+    fn op_reads(&self, pc: usize) -> Reads {
         let none = Reads::default();
-        match op {
-            Op::Pick { from, .. } => self.set_reads(*from),
+        match &self.p.turn.ops[pc] {
+            Op::Pick { from, .. } => {
+                // An unordered block's pick reads the set the previous round chose from.
+                let earlier = self
+                    .unordered_pick(pc)
+                    .map_or(none, |(_, slot)| Reads::local(slot));
+                self.set_reads(*from) | earlier
+            }
             Op::Let { set, .. } => self.set_reads(*set),
             Op::Put { owner, at, .. } => player_reads(*owner) | cell_reads(*at),
             Op::Remove { at } => cell_reads(*at),
@@ -373,22 +599,28 @@ impl<'a> Emitter<'a> {
                 who | self.int_reads(*value)
             }
             Op::Finish(Finish::Win(p) | Finish::Lose(p)) => player_reads(*p),
-            Op::Place { feet, max, .. } => {
-                Reads {
-                    board: false,
-                    counters: true,
-                    hash: false,
-                } | self.int_reads(*max)
+            // The covered cells go to the slot whether or not something reads them, so the
+            // walk's position keeps it.
+            Op::Place {
+                slot, feet, max, ..
+            } => {
+                Reads::COUNTERS
+                    | Reads::local(self.placed_local(*slot))
+                    | self.int_reads(*max)
                     | feet.map_or(none, |s| self.set_reads(s))
             }
             Op::SetVar { set, .. } => self.set_reads(*set),
             Op::AssignAll { cells, value, .. } => self.set_reads(*cells) | self.int_reads(*value),
-            Op::SetDir { dir, .. } => Reads {
-                board: false,
-                counters: dir.reads_position(),
-                hash: false,
-            },
+            Op::SetDir { dir, .. } => self.dir_reads(Some(dir)),
             Op::WhileCheck { cond, .. } => self.bool_reads(*cond),
+            // The key of a loop head's memo holds the hash and every local slot.
+            Op::Memo { .. } => {
+                Reads::HASH
+                    | Reads {
+                        locals: u64::MAX,
+                        ..none
+                    }
+            }
             // `distinct` compares hashes, but only of ends of one walk of its block: they share
             // every change made before the block, so only changes inside it must reach the hash
             // (those are always kept, see `effect`).
@@ -397,13 +629,10 @@ impl<'a> Emitter<'a> {
     }
 
     fn set_reads(&self, id: u16) -> Reads {
-        let board = Reads {
-            board: true,
-            counters: false,
-            hash: false,
-        };
+        let board = Reads::BOARD;
         match &self.p.sets[usize::from(id)] {
-            SetExpr::Const(_) | SetExpr::Local(_) => Reads::default(),
+            SetExpr::Const(_) => Reads::default(),
+            SetExpr::Local(slot) => Reads::local(usize::from(*slot)),
             SetExpr::Single(c) => cell_reads(*c),
             SetExpr::Empty | SetExpr::Occupied => board,
             SetExpr::PlayerPieces(p) | SetExpr::Pieces { player: p, .. } => {
@@ -420,11 +649,11 @@ impl<'a> Emitter<'a> {
                 self.set_reads(*from) | self.set_reads(*through)
             }
             SetExpr::First(of) => self.set_reads(*of),
-            SetExpr::StepDir { of, dir, .. } => self.set_reads(*of) | dir_reads(Some(dir)),
+            SetExpr::StepDir { of, dir, .. } => self.set_reads(*of) | self.dir_reads(Some(dir)),
             SetExpr::Line { run, from, dir, .. } => {
                 run.map_or(Reads::default(), |r| self.set_reads(r))
                     | cell_reads(*from)
-                    | dir_reads(dir.as_ref())
+                    | self.dir_reads(dir.as_ref())
             }
             SetExpr::Where { base, cond } => self.set_reads(*base) | self.bool_reads(*cond),
             SetExpr::Between { run, end, from, .. } => {
@@ -433,7 +662,7 @@ impl<'a> Emitter<'a> {
             SetExpr::Brackets { run, end, .. } => self.set_reads(*run) | self.set_reads(*end),
             SetExpr::AxisCmp { value, .. } => self.int_reads(*value),
             // A turn variable's value, kept in a local slot.
-            SetExpr::Placed { .. } => Reads::default(),
+            SetExpr::Placed { slot, .. } => Reads::local(self.placed_local(*slot)),
         }
     }
 
@@ -446,35 +675,12 @@ impl<'a> Emitter<'a> {
                 then,
                 otherwise,
             } => self.bool_reads(*cond) | self.int_reads(*then) | self.int_reads(*otherwise),
-            IntExpr::Counter(_) => Reads {
-                board: false,
-                counters: true,
-                hash: false,
-            },
-            IntExpr::PlayerCounter { player, .. } => {
-                player_reads(*player)
-                    | Reads {
-                        board: false,
-                        counters: true,
-                        hash: false,
-                    }
-            }
+            IntExpr::Counter(_) => Reads::COUNTERS,
+            IntExpr::PlayerCounter { player, .. } => player_reads(*player) | Reads::COUNTERS,
             IntExpr::Count(s) => self.set_reads(*s),
-            IntExpr::CellCounter { .. } | IntExpr::Points(_) | IntExpr::Won(_) => Reads {
-                board: false,
-                counters: true,
-                hash: false,
-            },
-            IntExpr::Repetitions => Reads {
-                board: true,
-                counters: true,
-                hash: true,
-            },
-            IntExpr::DirIndex { dir, .. } => Reads {
-                board: false,
-                counters: dir.reads_position(),
-                hash: false,
-            },
+            IntExpr::CellCounter { .. } | IntExpr::Points(_) | IntExpr::Won(_) => Reads::COUNTERS,
+            IntExpr::Repetitions => Reads::BOARD | Reads::COUNTERS | Reads::HASH,
+            IntExpr::DirIndex { dir, .. } => self.dir_reads(Some(dir)),
             IntExpr::Neg(x) => self.int_reads(*x),
             IntExpr::Bin { lhs, rhs, .. } => self.int_reads(*lhs) | self.int_reads(*rhs),
         }
@@ -484,7 +690,7 @@ impl<'a> Emitter<'a> {
         match &self.p.bools[usize::from(id)] {
             BoolExpr::Const(_) => Reads::default(),
             BoolExpr::CellEq { lhs, rhs, .. } => cell_reads(*lhs) | cell_reads(*rhs),
-            BoolExpr::DirIn { dir, .. } => dir_reads(Some(dir)),
+            BoolExpr::DirIn { dir, .. } => self.dir_reads(Some(dir)),
             BoolExpr::Not(x) => self.bool_reads(*x),
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => self.bool_reads(*a) | self.bool_reads(*b),
             BoolExpr::Cmp { lhs, rhs, .. } => self.int_reads(*lhs) | self.int_reads(*rhs),
@@ -498,6 +704,17 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// A direction reads the position through `dir(R, i)`, whose index is an integer.
+    fn dir_reads(&self, dir: Option<&DirExpr>) -> Reads {
+        match dir {
+            None | Some(DirExpr::Var(_)) => Reads::default(),
+            Some(DirExpr::Neg(d) | DirExpr::Turn(d, _) | DirExpr::Mirror(d, _)) => {
+                self.dir_reads(Some(d))
+            }
+            Some(DirExpr::Index(i)) => Reads::COUNTERS | self.int_reads(*i),
+        }
+    }
+
     /// The generic parameter and host type of generated functions: any [`Host`] for programs
     /// that can run on the position value alone, the engine itself for the others.
     ///
@@ -508,6 +725,24 @@ impl<'a> Emitter<'a> {
         } else {
             ("", "Engine<'_>")
         }
+    }
+
+    /// The generic parameters, host type and position type of the functions for sets,
+    /// integers and conditions: any number `L` of `let` slots, since both the walk's position
+    /// (`PW`) and replay's (`P`) are read.
+    fn value_fn(&self) -> (String, &'static str, String) {
+        let (generic, host) = self.host();
+        let generic = match generic.strip_suffix('>') {
+            Some(g) => format!("{g}, const L: usize>"),
+            None => "<const L: usize>".to_string(),
+        };
+        let pos = format!(
+            "Pos<{}, {}, {}, L>",
+            self.set_words(),
+            self.kinds(),
+            self.p.counters.len()
+        );
+        (generic, host, pos)
     }
 
     /// Code binding `ring` to the neighbours along `relation` of the cells of `frontier`: the
@@ -606,11 +841,7 @@ impl<'a> Emitter<'a> {
             self.capacity(),
             self.set_words(),
             self.set_words(),
-            if self.p.pieces.len() == 1 {
-                0
-            } else {
-                self.p.pieces.len()
-            },
+            self.kinds(),
             self.p.counters.len()
         );
         let _ = writeln!(
@@ -618,6 +849,7 @@ impl<'a> Emitter<'a> {
             "    const ALL: S = {};\n",
             self.set_literal(self.p.board.all)
         );
+        self.walk_type(out, locals);
         self.relation_tables(out);
         self.pattern_tables(out);
         let axes = self.p.board.axes.len();
@@ -635,13 +867,23 @@ impl<'a> Emitter<'a> {
         let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {{\n        let pos = P::of(e);\n        walk(e, pos, g)\n    }}\n\n    #[inline(always)]\n    fn walk{generic}(e: &mut {host}, pos: P, g: &mut Gen<'_>) {{\n        let m = Move::default();\n        {}\n    }}",
-            at(code, 0, "[0; 16]")
+            "    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {{\n        let pos = PW::of(e);\n        walk(e, pos, g)\n    }}\n\n    #[inline(always)]\n    fn walk{generic}(e: &mut {host}, pos: PW, g: &mut Gen<'_>) {{\n        let m = Move::default();\n        {}\n    }}",
+            self.at(0, "[0; 16]")
         );
-        for pc in 0..code.ops.len() {
-            if code.busy[pc] as usize == pc {
-                self.op(out, code, pc);
+        // Only the functions some call reaches (a walk arriving at a step that does nothing
+        // goes on past it, so no call reaches that step's).
+        let mut funcs: Vec<Option<String>> = vec![None; code.ops.len()];
+        let mut todo = calls_in(&self.at(0, "[0; 16]"));
+        while let Some(pc) = todo.pop() {
+            if funcs.get(pc).is_some_and(Option::is_none) {
+                let mut f = String::new();
+                self.op(&mut f, code, pc);
+                todo.extend(calls_in(&f));
+                funcs[pc] = Some(f);
             }
+        }
+        for f in funcs.into_iter().flatten() {
+            out.push_str(&f);
         }
         let _ = writeln!(
             out,
@@ -652,7 +894,7 @@ impl<'a> Emitter<'a> {
             out.push_str(
                 "\n    /// The turn on the position value alone (see `FastTurn`).\n    pub struct Turn;\n\n    \
                  impl FastTurn for Turn {\n        type P = P;\n\n        \
-                 #[inline]\n        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {\n            let pos = e.pos;\n            walk(e, pos, g);\n        }\n\n        \
+                 #[inline]\n        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {\n            let pos = walk_pos(&e.pos);\n            walk(e, pos, g);\n        }\n\n        \
                  #[inline]\n        fn apply(e: &mut Fast<'_, P>, m: &Move) {\n            let pos = e.pos;\n            replay(e, pos, m);\n        }\n    }\n",
             );
         }
@@ -1017,7 +1259,7 @@ impl<'a> Emitter<'a> {
         let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {{"
+            "\n    #[inline]\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {{"
         );
         // The position comes by reference: only an op that changes it copies it (a change
         // that waits copies it where it is made).
@@ -1027,15 +1269,10 @@ impl<'a> Emitter<'a> {
             body
         } else {
             let body = self.plain_body(code, pc);
-            let changes = body.contains("pos.set_")
-                || body.contains("let mut pos")
-                || body
-                    .lines()
-                    .any(|l| l.trim_start().starts_with("pos.locals["));
-            if changes {
-                format!("let mut pos = P::clone(pos);\n{body}")
-            } else {
+            if self.op_writes(pc).is_empty() {
                 body
+            } else {
+                format!("let mut pos = *pos;\n{body}")
             }
         };
         for line in body.lines() {
@@ -1044,41 +1281,28 @@ impl<'a> Emitter<'a> {
         out.push_str("    }\n");
     }
 
-    /// What an effect at `pc` writes (its hash too), when it can wait: no guard that ends the
-    /// walk, outside `distinct` blocks, and not at a decided op.
-    fn deferrable(&self, code: &Code, pc: usize) -> Option<Reads> {
+    /// Whether an effect at `pc` can wait: no guard that ends the walk, outside `distinct`
+    /// blocks, and not at a decided op (what it changes is [`Emitter::op_writes`]).
+    fn deferrable(&self, code: &Code, pc: usize) -> bool {
         if self.in_distinct[pc] || code.decided[pc] {
-            return None;
+            return false;
         }
-        let board = Reads {
-            board: true,
-            counters: false,
-            hash: true,
-        };
-        let counters = Reads {
-            board: false,
-            counters: true,
-            hash: true,
-        };
         match &code.ops[pc] {
-            Op::Put { owner, .. } | Op::PutAll { owner, .. }
-                if no_player_guard(*owner).is_empty() =>
-            {
-                Some(board)
-            }
-            Op::Remove { .. } | Op::Move { .. } | Op::RemoveAll { .. } | Op::Shift { .. } => {
-                Some(board)
-            }
-            Op::Assign { slot, .. } if slot_guard(*slot).is_empty() => Some(counters),
-            Op::AssignAll { .. } => Some(counters),
-            _ => None,
+            Op::Put { owner, .. } | Op::PutAll { owner, .. } => no_player_guard(*owner).is_empty(),
+            Op::Assign { slot, .. } => slot_guard(*slot).is_empty(),
+            Op::Remove { .. }
+            | Op::Move { .. }
+            | Op::RemoveAll { .. }
+            | Op::Shift { .. }
+            | Op::AssignAll { .. } => true,
+            _ => false,
         }
     }
 
     /// An effect's change alone, without the walk's continuation (empty when it is skipped).
     fn effect_code(&self, code: &Code, pc: usize) -> Option<String> {
         let body = self.plain_body(code, pc);
-        let next = format!("{};", at(code, pc + 1, "v"));
+        let next = format!("{};", self.at(pc + 1, "v"));
         body.strip_suffix(&next).map(str::to_string)
     }
 
@@ -1088,7 +1312,9 @@ impl<'a> Emitter<'a> {
     /// test, passed by most moves, of whether a move needs a look at the position after it).
     /// `None` when no branch gains.
     fn sunk(&self, code: &Code, pc: usize) -> Option<String> {
-        self.deferrable(code, pc)?;
+        if !self.deferrable(code, pc) {
+            return None;
+        }
         let mut dropped = false;
         let mut tests = 0;
         let body = self.pending_walk(code, pc + 1, &[pc], &mut tests, &mut dropped)?;
@@ -1104,7 +1330,7 @@ impl<'a> Emitter<'a> {
         tests: &mut usize,
         dropped: &mut bool,
     ) -> Option<String> {
-        let q = code.busy.get(q).map_or(q, |b| *b as usize);
+        let q = self.gen_busy.get(q).copied().unwrap_or(q);
         let effect_of = |p: usize| {
             let board = !matches!(code.ops[p], Op::Assign { .. } | Op::AssignAll { .. });
             self.effect(p, board)
@@ -1113,21 +1339,17 @@ impl<'a> Emitter<'a> {
             *dropped |= pending.iter().any(|&p| effect_of(p) != Effect::Skip);
             return Some("g.leaf(m);".to_string());
         }
-        if pending.len() < 6 && self.deferrable(code, q).is_some() {
+        if pending.len() < 6 && self.deferrable(code, q) {
             let mut more = pending.to_vec();
             more.push(q);
             return self.pending_walk(code, q + 1, &more, tests, dropped);
         }
+        let writes = pending
+            .iter()
+            .map(|&p| self.op_writes(p))
+            .fold(Reads::default(), |a, b| a | b);
         if let Op::Unless { cond, target } = code.ops[q] {
-            let writes = pending
-                .iter()
-                .filter_map(|&p| self.deferrable(code, p))
-                .fold(Reads::default(), |a, b| a | b);
-            let reads = self.bool_reads(cond);
-            let overlap = (reads.board && writes.board)
-                || (reads.counters && writes.counters)
-                || (reads.hash && writes.hash);
-            if !overlap && *tests < 3 {
+            if !self.bool_reads(cond).meets(writes) && *tests < 4 {
                 *tests += 1;
                 let then = self.pending_walk(code, q + 1, pending, tests, dropped)?;
                 let other = self.pending_walk(code, target as usize, pending, tests, dropped)?;
@@ -1137,21 +1359,48 @@ impl<'a> Emitter<'a> {
                     indent_lines(&other)
                 ));
             }
+            // `a and b` where only `b` reads a change that waits: the change is made only
+            // where `a` holds (chess: only a pawn's double step asks whether an enemy pawn
+            // stands beside it).
+            if let BoolExpr::And(a, b) = self.p.bools[usize::from(cond)] {
+                if !self.bool_reads(a).meets(writes) && *tests < 4 {
+                    *tests += 1;
+                    let test = format!(
+                        "if b{b}(e, &pos, &v, 0) {{\n    {};\n}} else {{\n    {};\n}}",
+                        self.at(q + 1, "v"),
+                        self.at(target as usize, "v")
+                    );
+                    let then = self.flush(code, pending, writes, &test)?;
+                    let other =
+                        self.pending_walk(code, target as usize, pending, tests, dropped)?;
+                    return Some(format!(
+                        "if b{a}(e, &pos, &v, 0) {{\n{}\n}} else {{\n{}\n}}",
+                        indent_lines(&then),
+                        indent_lines(&other)
+                    ));
+                }
+            }
         }
+        self.flush(code, pending, writes, &format!("{};", self.at(q, "v")))
+    }
+
+    /// The changes of the effects at `pending` (which write `writes`), made on a copy of the
+    /// position, then `then`.
+    fn flush(&self, code: &Code, pending: &[usize], writes: Reads, then: &str) -> Option<String> {
         let mut s = String::new();
+        if !writes.is_empty() {
+            s.push_str("let mut pos = *pos;\n");
+        }
         for &p in pending {
             s.push_str(&self.effect_code(code, p)?);
         }
-        if s.contains("pos.set_") {
-            s.insert_str(0, "let mut pos = P::clone(&pos);\n");
-        }
-        let _ = write!(s, "{};", at(code, q, "v"));
+        s.push_str(then);
         Some(s)
     }
 
     #[allow(clippy::too_many_lines)]
     fn plain_body(&self, code: &Code, pc: usize) -> String {
-        let next = at(code, pc + 1, "v");
+        let next = self.at(pc + 1, "v");
         match &code.ops[pc] {
             Op::Place {
                 slot,
@@ -1175,13 +1424,13 @@ impl<'a> Emitter<'a> {
                         )
                     }
                 };
-                let then = if code.decided[pc + 1] {
+                let then = if code.decided[self.gen_busy[pc + 1]] {
                     "g.leaf(m);".to_string()
                 } else {
                     format!(
-                        "let mut pos = P::clone(&pos);\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{changes}{};",
+                        "let mut pos = *pos;\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{changes}{};",
                         self.placed_local(*slot),
-                        at(code, pc + 1, "w")
+                        self.at(pc + 1, "w")
                     )
                 };
                 format!(
@@ -1193,10 +1442,10 @@ impl<'a> Emitter<'a> {
             }
             Op::PickDir { var, relation } => {
                 let n = self.p.relations[usize::from(*relation)].rays.len();
-                let then = if code.decided[pc + 1] {
+                let then = if code.decided[self.gen_busy[pc + 1]] {
                     "g.leaf(m);".to_string()
                 } else {
-                    format!("let mut w = v;\n        w[{var}] = i as u16;\n        {};", at(code, pc + 1, "w"))
+                    format!("let mut w = v;\n        w[{var}] = i as u16;\n        {};", self.at(pc + 1, "w"))
                 };
                 format!(
                     "let rel = &e.program().relations[{relation}];\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.rt_mover()) {{\n        continue;\n    }}\n    if let Some(m) = g.extend(m, i as u8) {{\n        {then}\n    }}\n}}"
@@ -1219,20 +1468,21 @@ impl<'a> Emitter<'a> {
                 } else {
                     ("g.extend(m, c as u8)", "")
                 };
-                if code.decided[pc + 1] && self.p.wide_picks() {
+                if code.decided[self.gen_busy[pc + 1]] && self.p.wide_picks() {
                     format!("{head}for c in set.iter() {{\n    if let Some(m) = {record} {{\n        g.leaf_with(m, c as u8);\n    }}\n}}")
-                } else if code.decided[pc + 1] {
+                } else if code.decided[self.gen_busy[pc + 1]] {
                     format!("{head}for c in set.iter() {{\n    g.leaf_with(m, c as u8);\n}}")
                 } else {
                     format!(
                         "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u16;\n    if let Some(m) = {wide} {{\n        {};\n    }}\n}}",
-                        at(code, pc + 1, "w")
+                        self.at(pc + 1, "w")
                     )
                 }
             }
-            Op::Let { slot, set, .. } => {
+            Op::Let { slot, set, .. } if self.let_kept(pc, *slot) => {
                 format!("pos.locals[{slot}] = s{set}(e, &pos, &v, ALL, 0);\n{next};")
             }
+            Op::Let { .. } => format!("// Nothing the walk runs reads this `let`.\n{next};"),
             Op::Put {
                 code_base,
                 owner,
@@ -1291,16 +1541,16 @@ impl<'a> Emitter<'a> {
             Op::Require(b) => format!("if !b{b}(e, &pos, &v, 0) {{\n    return;\n}}\n{next};"),
             Op::Unless { cond, target } => format!(
                 "if b{cond}(e, &pos, &v, 0) {{\n    {next};\n}} else {{\n    {};\n}}",
-                at(code, *target as usize, "v")
+                self.at(*target as usize, "v")
             ),
-            Op::Jump(target) => format!("{};", at(code, *target as usize, "v")),
+            Op::Jump(target) => format!("{};", self.at(*target as usize, "v")),
             Op::Either(branches) => {
                 let mut s = String::new();
                 for (i, start) in branches.iter().enumerate() {
                     let _ = writeln!(
                         s,
                         "if let Some(m) = g.extend(m, {i}) {{\n    {};\n}}",
-                        at(code, *start as usize, "v")
+                        self.at(*start as usize, "v")
                     );
                 }
                 s
@@ -1311,7 +1561,7 @@ impl<'a> Emitter<'a> {
                     let _ = writeln!(
                         s,
                         "    let before = g.leaves();\n    if let Some(m) = g.extend(m, {i}) {{\n        {};\n    }}\n    if g.leaves() != before {{\n        break 'first;\n    }}",
-                        at(code, *start as usize, "v")
+                        self.at(*start as usize, "v")
                     );
                 }
                 s.push('}');
@@ -1324,14 +1574,14 @@ impl<'a> Emitter<'a> {
                 max,
                 exit,
             } => {
-                let stop = at(code, *exit as usize, "v");
+                let stop = self.at(*exit as usize, "v");
                 format!(
                     "let rounds = v[{var}];\nmatch (rounds >= {min}, rounds < {max}) {{\n    (true, true) => {{\n        if let Some(m) = g.extend(m, 0) {{\n            {stop};\n        }}\n        if let Some(m) = g.extend(m, 1) {{\n            {next};\n        }}\n    }}\n    (true, false) => {stop},\n    _ => {next},\n}}"
                 )
             }
             Op::RepeatNext { var, check } => format!(
                 "v[{var}] = v[{var}].wrapping_add(1);\n{};",
-                at(code, *check as usize, "v")
+                self.at(*check as usize, "v")
             ),
             Op::DistinctStart { .. } if self.skips_distinct_check(pc) => {
                 format!("// Each set of picks is walked once: no ends to compare.\n{next};")
@@ -1369,7 +1619,7 @@ impl<'a> Emitter<'a> {
                     &next,
                 );
                 format!(
-                    "g.set_chance();\nfor k in 0..{count}u16 {{\n    if let Some(m) = g.extend(m, k as u8) {{\n        let mut pos = P::clone(&pos);\n{}\n    }}\n}}",
+                    "g.set_chance();\nfor k in 0..{count}u16 {{\n    if let Some(m) = g.extend(m, k as u8) {{\n        let mut pos = *pos;\n{}\n    }}\n}}",
                     change.lines().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
                 )
             }
@@ -1391,7 +1641,7 @@ impl<'a> Emitter<'a> {
                 )
             }
             Op::SetVar { .. } | Op::SetDir { .. } | Op::WhileCheck { .. } => {
-                self.variable_op(&code.ops[pc], &next, &at(code, exit_of(&code.ops[pc]), "v"))
+                self.variable_op(&code.ops[pc], &next, &self.at(exit_of(&code.ops[pc]), "v"))
             }
             Op::Memo { block } => format!(
                 "if !e.rt_memo_first({block}, memo_key(pos.hash, {pc}, &v, &[], &pos.locals)) {{\n    return;\n}}\n{next};"
@@ -1733,10 +1983,10 @@ impl<'a> Emitter<'a> {
                 "let x = s{base}(e, pos, v, d, cand);\nlet mut out = x;\nfor c in x.iter() {{\n    if !b{cond}(e, pos, v, c as u16) {{\n        out.remove(c);\n    }}\n}}\nout"
             ),
         };
-        let (generic, host) = self.host();
+        let (generic, host, pos_ty) = self.value_fn();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn s{id}{generic}(e: &{host}, pos: &P, v: &V, d: S, cand: u16) -> S {{"
+            "\n    #[inline]\n    fn s{id}{generic}(e: &{host}, pos: &{pos_ty}, v: &V, d: S, cand: u16) -> S {{"
         );
         indent(out, &body);
     }
@@ -1797,10 +2047,10 @@ impl<'a> Emitter<'a> {
                 format!("int_op(IntOp::{op:?}, i{lhs}(e, pos, v, cand), i{rhs}(e, pos, v, cand))")
             }
         };
-        let (generic, host) = self.host();
+        let (generic, host, pos_ty) = self.value_fn();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn i{id}{generic}(e: &{host}, pos: &P, v: &V, cand: u16) -> i32 {{"
+            "\n    #[inline]\n    fn i{id}{generic}(e: &{host}, pos: &{pos_ty}, v: &V, cand: u16) -> i32 {{"
         );
         indent(out, &body);
     }
@@ -1888,10 +2138,10 @@ impl<'a> Emitter<'a> {
                 )
             }
         };
-        let (generic, host) = self.host();
+        let (generic, host, pos_ty) = self.value_fn();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn b{id}{generic}(e: &{host}, pos: &P, v: &V, cand: u16) -> bool {{"
+            "\n    #[inline]\n    fn b{id}{generic}(e: &{host}, pos: &{pos_ty}, v: &V, cand: u16) -> bool {{"
         );
         indent(out, &body);
     }
@@ -1966,38 +2216,40 @@ fn successors(op: &Op, pc: usize) -> Vec<usize> {
 /// Reading the owner of a cell reads the board.
 fn player_reads(p: PlayerRef) -> Reads {
     match p {
-        PlayerRef::Owner(c) => {
-            Reads {
-                board: true,
-                counters: false,
-                hash: false,
-            } | cell_reads(c)
-        }
+        PlayerRef::Owner(c) => Reads::BOARD | cell_reads(c),
         _ => Reads::default(),
     }
 }
 
 /// A token's cell is read from its counter slot; other cell values are not position reads.
 fn cell_reads(c: CellRef) -> Reads {
-    Reads {
-        board: false,
-        counters: matches!(c, CellRef::Slot(_)),
-        hash: false,
-    }
-}
-
-fn dir_reads(dir: Option<&DirExpr>) -> Reads {
-    Reads {
-        board: false,
-        counters: dir.is_some_and(DirExpr::reads_position),
-        hash: false,
-    }
+    Reads::counters_if(matches!(c, CellRef::Slot(_)))
 }
 
 /// A call of the function for the walk arriving at `pc`, with variables `vars`.
 fn at(code: &Code, pc: usize, vars: &str) -> String {
     let target = code.busy.get(pc).map_or(pc, |b| *b as usize);
     format!("at{target}(e, {vars}, &pos, m, g)")
+}
+
+/// The walk functions `code` calls (`atN(e, ...)`).
+fn calls_in(code: &str) -> Vec<usize> {
+    code.match_indices("at")
+        .filter(|&(i, _)| {
+            !code[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+        .filter_map(|(i, _)| {
+            let rest = &code[i + 2..];
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            rest[digits..]
+                .starts_with("(e,")
+                .then(|| rest[..digits].parse().ok())
+                .flatten()
+        })
+        .collect()
 }
 
 /// Marks each walk function with one call site `#[inline(always)]`: folding it into its caller

@@ -470,6 +470,21 @@ mod p0 {
 
     const ALL: S = S::from_words([0x3fff]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 1, 2>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [pos.locals[0], pos.locals[1]],
+        }
+    }
+
     /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 14]; 1] = [[
         S::from_words([0x10]),
@@ -849,18 +864,18 @@ mod p0 {
     static AXIS1: [i32; 14] = [1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+    fn walk(e: &mut Engine<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -873,7 +888,7 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -885,37 +900,27 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at3(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         // Each set of picks is walked once: no ends to compare.
         at9(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at10(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[2];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
@@ -932,8 +937,8 @@ mod p0 {
     }
 
     #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at11(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let set = s23(e, &pos, &v, ALL, 0);
         let earlier = if v[2] > 0 {
             pos.locals[1] & S::first_n(usize::from(v[3]))
@@ -952,45 +957,30 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn at12(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at12(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), 0);
         at14(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at14(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = v[2].wrapping_add(1);
         at10(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at15(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         at16(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at20(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at21(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -1144,104 +1134,104 @@ mod p0 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x888]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x444]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fff]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3807]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x888]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x444]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x30]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x130]) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         R8[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -1251,17 +1241,17 @@ mod p0 {
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let of = s21(e, pos, v, ALL, cand);
         let x = (of.shifted(-5) & S::from_words([0x1bb]))
             | (of.shifted(-7) & S::from_words([0x77]))
@@ -1273,7 +1263,7 @@ mod p0 {
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -1283,24 +1273,24 @@ mod p0 {
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let of = s24(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1bbb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fff]) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s26(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -1310,12 +1300,12 @@ mod p0 {
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1bb])).shifted(5)
             | (of & S::from_words([0x77])).shifted(7)
@@ -1327,102 +1317,102 @@ mod p0 {
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         s27(e, pos, v, d, cand) | s29(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[0])
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 }
@@ -1439,6 +1429,21 @@ mod p1 {
     type P = Pos<2, 0, 82, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0x7fff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<2, 0, 82, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 79]; 1] = [[
@@ -3261,18 +3266,18 @@ mod p1 {
     static AXIS1: [i32; 79] = [1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+    fn walk(e: &mut Engine<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s27(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -3284,40 +3289,34 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s31(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, &pos, m, g);
+                at5(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at5(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
         at6(e, v, &pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(1);
         at7(e, v, &pos, m, g);
         e.rt_distinct_leave(1, saved);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize;
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -3326,8 +3325,8 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize;
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -3336,7 +3335,7 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(1, pos.hash) {
             return;
         }
@@ -3344,40 +3343,7 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        if !e.rt_distinct_first(0, pos.hash) {
-            return;
-        }
-        at13(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at14(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at15(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at16(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -3509,164 +3475,164 @@ mod p1 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8080808080808080, 0x80]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4040404040404040, 0x4040]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc0c0c0c0c0c0c0ff, 0x40c0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc0c0c0c0c0c0c0ff, 0x40c0]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3f3f3f3f3f3f3f00, 0x3f3f]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000, 0x0]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000, 0x0]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000001000, 0x0]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80004000001000, 0x0]) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8183, 0x0]) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8080808080808080, 0x80]) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4040404040404040, 0x4040]) & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000, 0x0]) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000, 0x0]) & d
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x10]) & d
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000, 0x10]) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x2000]) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000, 0x2010]) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3676,17 +3642,17 @@ mod p1 {
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         let run = s32(e, pos, v, ALL, cand);
         let end = s33(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -3723,17 +3689,17 @@ mod p1 {
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3f3f3f3f3f3f3f00, 0x3f3f]) & d
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         let run = s35(e, pos, v, ALL, cand);
         let end = s36(e, pos, v, ALL, cand) - run;
         let out = {
@@ -3840,182 +3806,182 @@ mod p1 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         i16(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i15(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i20<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i21<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i22<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i23<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         31
     }
 
     #[inline]
-    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i24<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s37(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i25<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
 }
@@ -4033,6 +3999,21 @@ mod p2 {
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0x1ffff]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<2, 2, 170, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 81]; 1] = [[
         S::from_words([0x2, 0x0]),
@@ -5479,18 +5460,18 @@ mod p2 {
     static AXIS1: [i32; 81] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -5502,31 +5483,19 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at3(e, w, &pos, m, g);
+                at7(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at4(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at7(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -5546,12 +5515,12 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[5];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -5566,7 +5535,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at13(e, v, &pos, m, g);
         } else {
@@ -5575,12 +5544,12 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at16(e, v, &pos, m, g);
         } else {
@@ -5589,22 +5558,12 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b5(e, &pos, &v, 0) {
             return;
         }
@@ -5612,27 +5571,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -5655,7 +5594,7 @@ mod p2 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -5829,49 +5768,49 @@ mod p2 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8040201008040201, 0x100]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4020100804020100, 0x10080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8040201008040201, 0x100]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4020100804020100, 0x10080]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let of = s7(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xbfdfeff7fbfdfeff, 0xff7f])).shifted(1),
@@ -5881,32 +5820,32 @@ mod p2 {
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         s9(e, pos, v, d, cand) | s10(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5916,7 +5855,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5926,7 +5865,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5936,107 +5875,107 @@ mod p2 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6030180c06030180, 0x180c0]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         9
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(v[1])]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[85usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[85usize + usize::from(79u16)]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[85usize + usize::from(77u16)]
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[85usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         if b7(e, pos, v, cand) {
             i17(e, pos, v, cand)
         } else {
@@ -6045,49 +5984,49 @@ mod p2 {
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s17(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         ((1 - e.rt_mover()) == 0u8) == true
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         false
     }
 }
@@ -6105,6 +6044,21 @@ mod p3 {
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0x1ffff]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<2, 2, 170, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 81]; 1] = [[
         S::from_words([0x2, 0x0]),
@@ -7551,18 +7505,18 @@ mod p3 {
     static AXIS1: [i32; 81] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -7574,31 +7528,19 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at3(e, w, &pos, m, g);
+                at7(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at4(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at7(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -7618,12 +7560,12 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[5];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -7638,7 +7580,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at13(e, v, &pos, m, g);
         } else {
@@ -7647,12 +7589,12 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at16(e, v, &pos, m, g);
         } else {
@@ -7661,22 +7603,12 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b5(e, &pos, &v, 0) {
             return;
         }
@@ -7684,27 +7616,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -7727,7 +7639,7 @@ mod p3 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -7901,49 +7813,49 @@ mod p3 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8040201008040201, 0x100]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4020100804020100, 0x10080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8040201008040201, 0x100]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4020100804020100, 0x10080]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let of = s7(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xbfdfeff7fbfdfeff, 0xff7f])).shifted(1),
@@ -7953,32 +7865,32 @@ mod p3 {
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         s9(e, pos, v, d, cand) | s10(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -7988,7 +7900,7 @@ mod p3 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -7998,7 +7910,7 @@ mod p3 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8008,107 +7920,107 @@ mod p3 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6030180c06030180, 0x180c0]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         9
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(v[1])]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[85usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[85usize + usize::from(79u16)]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[85usize + usize::from(77u16)]
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[85usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         if b7(e, pos, v, cand) {
             i17(e, pos, v, cand)
         } else {
@@ -8117,49 +8029,49 @@ mod p3 {
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s17(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         ((1 - e.rt_mover()) == 0u8) == true
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         true
     }
 }
@@ -8176,6 +8088,21 @@ mod p4 {
     type P = Pos<1, 3, 3, 1>;
 
     const ALL: S = S::from_words([0x7f]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 3, 1>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [pos.locals[0]],
+        }
+    }
 
     /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 7]; 1] = [[
@@ -8349,18 +8276,18 @@ mod p4 {
     static AXIS1: [i32; 7] = [1, 2, 0, 1, 2, 0, 1];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+    fn walk(e: &mut Engine<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -8370,19 +8297,19 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         // Each set of picks is walked once: no ends to compare.
         at2(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[0] = 0;
         at3(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at3(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[0];
         match (rounds >= 0, rounds < 1) {
             (true, true) => {
@@ -8399,8 +8326,8 @@ mod p4 {
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let set = s14(e, &pos, &v, ALL, 0);
         let earlier = if v[0] > 0 {
             pos.locals[0] & S::first_n(usize::from(v[1]))
@@ -8419,26 +8346,26 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at5(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
         at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[0] = v[0].wrapping_add(1);
         at3(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at8(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         at17(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 2usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -8447,13 +8374,13 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at11(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at12(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at12(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at12(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
             return;
@@ -8466,8 +8393,8 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         for c in s25(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -8475,8 +8402,8 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at14(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 2usize;
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -8485,22 +8412,7 @@ mod p4 {
     }
 
     #[inline]
-    fn at17(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at20(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -8658,72 +8570,72 @@ mod p4 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x21]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s12(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x2d])).shifted(1)
             | (of & S::from_words([0x1b])).shifted(2)
@@ -8735,7 +8647,7 @@ mod p4 {
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8745,22 +8657,22 @@ mod p4 {
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = Some(s17(e, pos, v, ALL, cand));
@@ -8768,17 +8680,17 @@ mod p4 {
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         s16(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8788,17 +8700,17 @@ mod p4 {
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8808,32 +8720,32 @@ mod p4 {
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         s21(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s28(e, pos, v, ALL, cand);
         let end = s29(e, pos, v, ALL, cand) - run;
         let out = {
@@ -8916,112 +8828,112 @@ mod p4 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         18
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s30(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         !s15(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 }
@@ -9038,6 +8950,21 @@ mod p5 {
     type P = Pos<1, 3, 18, 0>;
 
     const ALL: S = S::from_words([0xffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 18, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 16]; 1] = [[
@@ -9349,18 +9276,18 @@ mod p5 {
     static AXIS2: [i32; 16] = [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -9372,41 +9299,11 @@ mod p5 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -9428,7 +9325,7 @@ mod p5 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -9500,129 +9397,129 @@ mod p5 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5555]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xaaaa]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6000]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5555]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xaaaa]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200c]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         s21(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -9632,67 +9529,67 @@ mod p5 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         s25(e, pos, v, d, cand) | s26(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
         17
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 }
@@ -9709,6 +9606,21 @@ mod p6 {
     type P = Pos<1, 0, 46, 0>;
 
     const ALL: S = S::from_words([0x3ffffffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 46, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 42]; 1] = [[
@@ -10499,47 +10411,22 @@ mod p6 {
     static AXIS1: [i32; 42] = [1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -10561,7 +10448,7 @@ mod p6 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -10619,117 +10506,117 @@ mod p6 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1041041041]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20820820820]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2186186187f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2186186187f]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1e79e79e780]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x104]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000000000]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000000104]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1041041041]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1041041041]) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -10741,22 +10628,22 @@ mod p6 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2186186187f]) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         let x = s17(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -10768,27 +10655,27 @@ mod p6 {
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20820820820]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         let x = s29(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -10798,162 +10685,162 @@ mod p6 {
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         15
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s33(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         !b8(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         let through = s19(e, pos, v, ALL, cand);
         let to = s21(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -10973,12 +10860,12 @@ mod p6 {
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         b10(e, pos, v, cand) || b11(e, pos, v, cand)
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         let through = s22(e, pos, v, ALL, cand);
         let to = s24(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -11005,17 +10892,17 @@ mod p6 {
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         b13(e, pos, v, cand) || b14(e, pos, v, cand)
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         let through = s26(e, pos, v, ALL, cand);
         let to = s28(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -11035,19 +10922,19 @@ mod p6 {
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(10u16);
         let s = s31(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         b16(e, pos, v, cand) || b17(e, pos, v, cand)
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         b9(e, pos, v, cand) && b18(e, pos, v, cand)
     }
 }
@@ -11064,6 +10951,21 @@ mod p7 {
     type P = Pos<1, 2, 60, 0>;
 
     const ALL: S = S::from_words([0x1ffffffffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 60, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 49]; 1] = [[
@@ -12179,32 +12081,31 @@ mod p7 {
     static AXIS1: [i32; 49] = [0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3, 5];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
-            at6(e, v, &pos, m, g);
+            at7(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = P::clone(&pos);
+                let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
             }
@@ -12212,23 +12113,12 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at7(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -12240,15 +12130,15 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at9(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at10(e, v, &pos, m, g);
         } else {
@@ -12257,12 +12147,12 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -12282,41 +12172,16 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -12338,7 +12203,7 @@ mod p7 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -12490,97 +12355,97 @@ mod p7 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40810204081]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x204081020408]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20010]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000020010]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40810204081]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x204081020408]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x204081020408]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -12590,7 +12455,7 @@ mod p7 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -12600,111 +12465,111 @@ mod p7 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = (of.shifted(-7) & S::from_words([0x3ffffffffff]));
         d & x
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         pos.counters[54]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         pos.counters[55]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         20
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s14(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 }
@@ -12721,6 +12586,21 @@ mod p8 {
     type P = Pos<1, 2, 9, 0>;
 
     const ALL: S = S::from_words([0xff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 9, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 8]; 1] = [[
@@ -12858,47 +12738,22 @@ mod p8 {
     static AXIS0: [i32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -12920,7 +12775,7 @@ mod p8 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -12978,107 +12833,107 @@ mod p8 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x14]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x60]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xe0]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = Some(s19(e, pos, v, ALL, cand));
@@ -13086,87 +12941,87 @@ mod p8 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         21
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         let through = s20(e, pos, v, ALL, cand);
         let to = s22(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -13200,6 +13055,21 @@ mod p9 {
 
     const ALL: S = S::from_words([0xff]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 9, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 8]; 1] = [[
         S::from_words([0x2]),
@@ -13336,47 +13206,22 @@ mod p9 {
     static AXIS0: [i32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -13398,7 +13243,7 @@ mod p9 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -13456,107 +13301,107 @@ mod p9 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x14]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x60]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xe0]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = Some(s19(e, pos, v, ALL, cand));
@@ -13564,87 +13409,87 @@ mod p9 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         21
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         let through = s20(e, pos, v, ALL, cand);
         let to = s22(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -13677,6 +13522,21 @@ mod p10 {
     type P = Pos<1, 0, 4, 0>;
 
     const ALL: S = S::from_words([0xfffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 4, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 20]; 1] = [[
@@ -14069,18 +13929,18 @@ mod p10 {
     static AXIS1: [i32; 20] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -14100,50 +13960,15 @@ mod p10 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -14166,7 +13991,7 @@ mod p10 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -14259,124 +14084,124 @@ mod p10 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x11111]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40400]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc0400]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x11111]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x202]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         let of = s22(e, pos, v, ALL, cand);
         let x = (S::from_words([0xfcccc]) | of.shifted(-6))
             & (S::from_words([0xff888]) | of.shifted(-9))
@@ -14390,112 +14215,112 @@ mod p10 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         22
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i10(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         b3(e, pos, v, cand) || b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         let through = s23(e, pos, v, ALL, cand);
         let to = s25(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -14534,6 +14359,21 @@ mod p11 {
     type P = Pos<1, 0, 3, 0>;
 
     const ALL: S = S::from_words([0x7f]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 3, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 7]; 1] = [[
@@ -14794,18 +14634,18 @@ mod p11 {
     static AXIS1: [i32; 7] = [1, 2, 0, 1, 2, 0, 1];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -14817,51 +14657,11 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -14883,7 +14683,7 @@ mod p11 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -14981,119 +14781,119 @@ mod p11 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x63]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5b]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x63]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         s18(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = None;
         let run = Some(s21(e, pos, v, ALL, cand));
@@ -15101,7 +14901,7 @@ mod p11 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15111,7 +14911,7 @@ mod p11 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15121,26 +14921,26 @@ mod p11 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s25(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x5a])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s27(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15150,112 +14950,112 @@ mod p11 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         13
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         (1u16 == 6u16) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         !b6(e, pos, v, cand)
     }
 }
@@ -15272,6 +15072,21 @@ mod p12 {
     type P = Pos<2, 3, 86, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0xffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<2, 3, 86, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 80]; 1] = [[
@@ -16948,18 +16763,18 @@ mod p12 {
     static AXIS1: [i32; 80] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at1(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -16971,15 +16786,15 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 5u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at4(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at5(e, v, &pos, m, g);
         }
@@ -16992,9 +16807,9 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
-            at6(e, v, &pos, m, g);
+            at7(e, v, &pos, m, g);
         }
         if let Some(m) = g.extend(m, 1) {
             at13(e, v, &pos, m, g);
@@ -17002,19 +16817,13 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at7(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
         at8(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[1];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
@@ -17031,7 +16840,7 @@ mod p12 {
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s25(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -17041,33 +16850,18 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = v[1].wrapping_add(1);
         at8(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if pos.owner(usize::from(v[0])) > 1 {
             return;
         }
@@ -17076,32 +16870,12 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -17124,7 +16898,7 @@ mod p12 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -17316,97 +17090,97 @@ mod p12 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x101010101010101, 0x101]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8080808080808080, 0x8080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x81818181818181ff, 0x8181]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400, 0x0]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400, 0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x2000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400, 0x2000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x4000]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400, 0x6000]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x101010101010101, 0x101]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8080808080808080, 0x8080]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17416,7 +17190,7 @@ mod p12 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -17428,31 +17202,31 @@ mod p12 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xffffffffffffffff, 0xff])).shifted(8);
         x & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17462,7 +17236,7 @@ mod p12 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let x = s24(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17472,12 +17246,12 @@ mod p12 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x81818181818181ff, 0x8181]) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let x = s26(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -17489,17 +17263,17 @@ mod p12 {
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let run = s28(e, pos, v, ALL, cand);
         let end = s29(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -17554,12 +17328,12 @@ mod p12 {
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let of = s31(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f7f, 0x7f]))
@@ -17571,12 +17345,12 @@ mod p12 {
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let x = s33(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17586,24 +17360,24 @@ mod p12 {
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let x = s37(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17613,17 +17387,17 @@ mod p12 {
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x81818181818181ff, 0x8181]) & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let x = s39(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17633,7 +17407,7 @@ mod p12 {
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let x = s41(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17643,26 +17417,26 @@ mod p12 {
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let of = s43(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xfefefefefefefefe, 0xfefe])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let x = s45(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17672,77 +17446,77 @@ mod p12 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2usize + usize::from(v[0])]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         i12(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         let who = usize::from(e.rt_mover());
         e.program()
             .shapes
@@ -17752,7 +17526,7 @@ mod p12 {
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         let who = usize::from(e.rt_mover());
         e.program()
             .shapes
@@ -17762,122 +17536,122 @@ mod p12 {
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i21(e, pos, v, cand), i22(e, pos, v, cand))
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         18
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         s18(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         b8(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i25(e, pos, v, cand), i26(e, pos, v, cand))
     }
 }
@@ -17894,6 +17668,21 @@ mod p13 {
     type P = Pos<1, 3, 2, 0>;
 
     const ALL: S = S::from_words([0x7f]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 2, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 7]; 1] = [[
@@ -18014,18 +17803,18 @@ mod p13 {
     static AXIS0: [i32; 7] = [0, 1, 2, 3, 4, 5, 6];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -18037,15 +17826,15 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at4(e, v, &pos, m, g);
         } else {
@@ -18054,13 +17843,13 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
         at5(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[1];
         match (rounds >= 0, rounds < 1) {
             (true, true) => {
@@ -18077,21 +17866,21 @@ mod p13 {
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), 0);
         at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = v[1].wrapping_add(1);
         at5(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         for c in s25(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -18099,36 +17888,11 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s26(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -18150,7 +17914,7 @@ mod p13 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -18277,109 +18041,109 @@ mod p13 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x22]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x22]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         s17(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         let of = s19(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x3f]))
             | (of.shifted(1) & S::from_words([0x7e]));
@@ -18387,24 +18151,24 @@ mod p13 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         let of = s21(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x3f]));
         d & x
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -18414,7 +18178,7 @@ mod p13 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -18424,77 +18188,77 @@ mod p13 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 }
@@ -18511,6 +18275,21 @@ mod p14 {
     type P = Pos<1, 3, 3, 1>;
 
     const ALL: S = S::from_words([0xffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 3, 1>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [pos.locals[0]],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 16]; 1] = [[
@@ -18859,18 +18638,18 @@ mod p14 {
     static AXIS1: [i32; 16] = [0, 2, 1, 3, 0, 2, 1, 3, 0, 2, 1, 3, 0, 2, 1, 3];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+    fn walk(e: &mut Engine<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -18890,7 +18669,7 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -18902,7 +18681,7 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -18914,8 +18693,8 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
@@ -18927,14 +18706,14 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
         at7(e, v, &pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s27(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -18946,24 +18725,17 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at10(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
-        pos.locals[0] = s36(e, &pos, &v, ALL, 0);
         at11(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at11(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
@@ -18971,27 +18743,12 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn at12(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at12(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at17(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -19116,99 +18873,99 @@ mod p14 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x810]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         R2[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19218,7 +18975,7 @@ mod p14 {
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19228,22 +18985,22 @@ mod p14 {
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         s20(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s22(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x3333])).shifted(2)
             | (of & S::from_words([0x444])).shifted(3);
@@ -19251,17 +19008,17 @@ mod p14 {
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s24(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19271,22 +19028,22 @@ mod p14 {
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         s23(e, pos, v, d, cand) | s26(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111]) & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19296,27 +19053,27 @@ mod p14 {
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s34(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19326,7 +19083,7 @@ mod p14 {
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19336,32 +19093,32 @@ mod p14 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(1usize + usize::from(e.rt_mover()))
@@ -19370,42 +19127,42 @@ mod p14 {
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         10
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(3u16)) == e.rt_mover()) == false
     }
 }
@@ -19422,6 +19179,21 @@ mod p15 {
     type P = Pos<1, 3, 3, 0>;
 
     const ALL: S = S::from_words([0xfffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 3, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 28]; 1] = [[
@@ -20000,52 +19772,22 @@ mod p15 {
     static AXIS1: [i32; 28] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -20067,7 +19809,7 @@ mod p15 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -20139,82 +19881,82 @@ mod p15 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111111]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000010]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc000010]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffff]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x137]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s14(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x3333333])).shifted(2)
             | (of & S::from_words([0xfffff])).shifted(8)
@@ -20224,12 +19966,12 @@ mod p15 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -20239,102 +19981,102 @@ mod p15 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(21u16)
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         15
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 }
@@ -20351,6 +20093,21 @@ mod p16 {
     type P = Pos<1, 2, 3, 0>;
 
     const ALL: S = S::from_words([0xffffffffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 3, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 48]; 1] = [[
@@ -21497,47 +21254,22 @@ mod p16 {
     static AXIS1: [i32; 48] = [0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -21559,7 +21291,7 @@ mod p16 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -21617,72 +21349,72 @@ mod p16 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10101010101]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x808080808080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x21000]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000021000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s12(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf0f0f0f0f0f0])).shifted(-4)
             | (of & S::from_words([0xe0e0e0e0e00])).shifted(-5);
@@ -21690,57 +21422,57 @@ mod p16 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         33
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 }
@@ -21757,6 +21489,21 @@ mod p17 {
     type P = Pos<1, 0, 20, 0>;
 
     const ALL: S = S::from_words([0x1ffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 20, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 17]; 1] = [[
@@ -22137,47 +21884,22 @@ mod p17 {
     static AXIS1: [i32; 17] = [1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -22199,7 +21921,7 @@ mod p17 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -22257,92 +21979,92 @@ mod p17 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x83f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4800]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x14800]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[2];
         let dir = None;
         let run = Some(s16(e, pos, v, ALL, cand));
@@ -22350,36 +22072,36 @@ mod p17 {
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[19]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         s18(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1efde])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22389,147 +22111,147 @@ mod p17 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         13
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         !s23(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
         b8(e, pos, v, cand) && b9(e, pos, v, cand)
     }
 }
@@ -22546,6 +22268,21 @@ mod p18 {
     type P = Pos<1, 0, 32, 1>;
 
     const ALL: S = S::from_words([0x7fffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 32, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 31]; 1] = [[
@@ -23248,18 +22985,18 @@ mod p18 {
     static AXIS1: [i32; 31] = [1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -23272,7 +23009,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -23285,7 +23022,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -23300,7 +23037,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -23312,20 +23049,15 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -23337,37 +23069,19 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s29(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at12(e, w, &pos, m, g);
+                at16(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at13(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at15(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at16(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
@@ -23376,22 +23090,12 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b10(e, &pos, &v, 0) {
             at23(e, v, &pos, m, g);
         } else {
@@ -23400,22 +23104,12 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b12(e, &pos, &v, 0) {
             return;
         }
@@ -23423,12 +23117,12 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at35(e, v, &pos, m, g);
         }
@@ -23438,7 +23132,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b13(e, &pos, &v, 0) {
             at36(e, v, &pos, m, g);
         } else {
@@ -23447,29 +23141,17 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize + usize::from(3u16);
         let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at37(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at38(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
         at45(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b14(e, &pos, &v, 0) {
             at41(e, v, &pos, m, g);
         } else {
@@ -23478,29 +23160,17 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize + usize::from(8u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at42(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at43(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
         at45(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s33(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -23510,7 +23180,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s34(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -23518,13 +23188,13 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[7] = 0;
         at49(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[7];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
@@ -23541,8 +23211,8 @@ mod p18 {
     }
 
     #[inline]
-    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         for c in s37(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -23550,13 +23220,13 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[7] = v[7].wrapping_add(1);
         at49(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -23576,8 +23246,8 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         for c in s40(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -23585,7 +23255,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b17(e, &pos, &v, 0) {
             at56(e, v, &pos, m, g);
         } else {
@@ -23594,29 +23264,17 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize + usize::from(3u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at57(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at58(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
         at65(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b18(e, &pos, &v, 0) {
             at61(e, v, &pos, m, g);
         } else {
@@ -23625,29 +23283,17 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize + usize::from(8u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at62(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at63(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
         at65(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s41(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -23657,7 +23303,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s42(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -23665,7 +23311,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s43(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -23673,7 +23319,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s46(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -23681,22 +23327,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn at79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at80<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at81<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at82<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -23719,7 +23350,7 @@ mod p18 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -24217,119 +23848,119 @@ mod p18 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x44444444]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4ccccccf]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4ccccccf]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x33333330]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x44444444]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         R4[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -24339,39 +23970,39 @@ mod p18 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         R5[0].get(usize::from(v[3])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -24381,52 +24012,52 @@ mod p18 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x19999999]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x66666666]) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         let x = s38(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -24438,7 +24069,7 @@ mod p18 {
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         let x = s39(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -24450,32 +24081,32 @@ mod p18 {
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4ccccccf]) & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         let x = s44(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -24487,27 +24118,27 @@ mod p18 {
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s47<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s48<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s49<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s50<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         s48(e, pos, v, d, cand) | s49(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s51<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         let run = s47(e, pos, v, ALL, cand);
         let end = s50(e, pos, v, ALL, cand) - run;
         let out = {
@@ -24530,356 +24161,356 @@ mod p18 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1usize + usize::from(1u16)]
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1usize + usize::from(9u16)]
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1usize + usize::from(10u16)]
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1usize + usize::from(1u16)]
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1usize + usize::from(9u16)]
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1usize + usize::from(10u16)]
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s45(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         9
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s51(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         i37(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i36(e, pos, v, cand), i38(e, pos, v, cand))
     }
 
     #[inline]
-    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         i42(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         !s30(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         !s31(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         (10u16 == 1u16) == true
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         (0u16 == 9u16) == true
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i29(e, pos, v, cand), i30(e, pos, v, cand))
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         !b19(e, pos, v, cand)
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i32(e, pos, v, cand), i33(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i34(e, pos, v, cand), i35(e, pos, v, cand))
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         true
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i43(e, pos, v, cand), i44(e, pos, v, cand))
     }
 }
@@ -24896,6 +24527,21 @@ mod p19 {
     type P = Pos<2, 2, 105, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0xfffffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<2, 2, 105, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 100]; 1] = [[
@@ -26883,18 +26529,18 @@ mod p19 {
     static AXIS2: [i32; 100] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+    fn walk(e: &mut Engine<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
@@ -26903,12 +26549,11 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = P::clone(&pos);
+                let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
             }
@@ -26916,18 +26561,13 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 103usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -26936,7 +26576,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -26956,8 +26596,8 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let value = i9(e, &pos, &v, 0);
         for c in s9(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
@@ -26968,13 +26608,13 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[0] = 0;
         at10(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[0];
         match (rounds >= 0, rounds < 2) {
             (true, true) => {
@@ -26991,8 +26631,8 @@ mod p19 {
     }
 
     #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at11(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let value = i10(e, &pos, &v, 0);
         for c in s17(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
@@ -27003,8 +26643,8 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at12(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at12(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize + usize::from(0u8);
         let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -27013,8 +26653,8 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let value = i12(e, &pos, &v, 0);
         for c in s23(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
@@ -27025,20 +26665,20 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at14(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[0] = v[0].wrapping_add(1);
         at10(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at15(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
         at16(e, v, &pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
@@ -27047,7 +26687,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at17(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
             at18(e, v, &pos, m, g);
         } else {
@@ -27056,7 +26696,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s28(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -27068,7 +26708,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at19(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at19(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -27080,8 +26720,8 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at20(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let from = usize::from(v[1]);
         let to = usize::from(v[2]);
         if from != to {
@@ -27093,7 +26733,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at23(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at23(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b7(e, &pos, &v, 0) {
             at24(e, v, &pos, m, g);
         } else {
@@ -27102,8 +26742,8 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at24(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at24(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 3u8.wrapping_add(e.rt_mover());
         for c in s40(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<true>(e.zobrist(), c, piece);
@@ -27112,8 +26752,8 @@ mod p19 {
     }
 
     #[inline]
-    fn at27(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at27(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize + usize::from((1 - e.rt_mover()));
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -27122,8 +26762,8 @@ mod p19 {
     }
 
     #[inline]
-    fn at28(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at28(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize + usize::from(0u8);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -27132,7 +26772,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn at29(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at29(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
@@ -27140,22 +26780,7 @@ mod p19 {
     }
 
     #[inline]
-    fn at33(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at34(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at35(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at36(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at33(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -27429,52 +27054,52 @@ mod p19 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xfffffffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111111111111111, 0x111111111]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xfffffffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888888888888, 0x888888888]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x200000]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000000000000, 0x200000]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[1];
         let dir = None;
         let run = None;
@@ -27482,17 +27107,17 @@ mod p19 {
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let run = s10(e, pos, v, ALL, cand);
         let end = s11(e, pos, v, ALL, cand) - run;
         let out = {
@@ -27515,24 +27140,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xfffffffff]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let of = s13(e, pos, v, ALL, cand);
         let x = (of.shifted(20) & S::from_words([0xfffffffffff00000, 0xfffffffff]));
         d & x
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27542,7 +27167,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27552,7 +27177,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[1];
         let dir = None;
         let run = None;
@@ -27560,7 +27185,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let of = s18(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff])).shifted(4)
             | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(20)
@@ -27570,17 +27195,17 @@ mod p19 {
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888888888888, 0x888888888]) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27590,7 +27215,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27600,22 +27225,22 @@ mod p19 {
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         s24(e, pos, v, d, cand) | s25(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = None;
         let run = Some(s26(e, pos, v, ALL, cand));
@@ -27623,46 +27248,46 @@ mod p19 {
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let of = s29(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff])).shifted(4);
         x & d
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let x = s33(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27672,7 +27297,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let x = s35(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27682,17 +27307,17 @@ mod p19 {
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s38<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s39<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let x = s37(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -27704,174 +27329,174 @@ mod p19 {
     }
 
     #[inline]
-    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s40<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         pos.counters[103]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         pos.counters[104]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         pos.counters[3usize + usize::from(21u16)]
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s39(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i20<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         i19(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i21<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i22<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i23<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         38
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(34u16)) == e.rt_mover()) == false
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(69u16));
         !s38(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         !b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 }
@@ -27888,6 +27513,21 @@ mod p20 {
     type P = Pos<1, 2, 2, 0>;
 
     const ALL: S = S::from_words([0xff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 2, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 8]; 1] = [[
@@ -28106,18 +27746,18 @@ mod p20 {
     static AXIS1: [i32; 8] = [0, 2, 4, 1, 3, 0, 2, 4];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -28129,15 +27769,15 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[4];
         for i in 0..4usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -28152,7 +27792,7 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
@@ -28165,7 +27805,7 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s21(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -28175,13 +27815,13 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
         at7(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b2(e, &pos, &v, 0) {
             at10(e, v, &pos, m, g);
             return;
@@ -28194,7 +27834,7 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s27(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -28204,27 +27844,7 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -28247,7 +27867,7 @@ mod p20 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -28377,138 +27997,138 @@ mod p20 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x21]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x84]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x28]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x68]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x21]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x84]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x50]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd0]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = u8::try_from(v[2]).unwrap_or(255);
         rel.step_along(dir, s22(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -28518,26 +28138,26 @@ mod p20 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = u8::try_from(v[2]).unwrap_or(255);
         rel.step_along(dir, s26(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6b])).shifted(1)
             | (of & S::from_words([0x7])).shifted(5)
@@ -28547,12 +28167,12 @@ mod p20 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -28562,32 +28182,32 @@ mod p20 {
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let run = s35(e, pos, v, ALL, cand);
         let end = s36(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -28609,12 +28229,12 @@ mod p20 {
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let x = s32(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -28626,27 +28246,27 @@ mod p20 {
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x68]) & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let x = s42(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -28658,101 +28278,101 @@ mod p20 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[3])
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s31(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         !s25(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(2u16);
         let s = s37(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(1u16);
         let s = s38(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         let through = s39(e, pos, v, ALL, cand);
         let to = s41(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -28772,21 +28392,21 @@ mod p20 {
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(1u16));
         !s43(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(1u16));
         !s44(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         b7(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 }
@@ -28803,6 +28423,21 @@ mod p21 {
     type P = Pos<1, 3, 1, 0>;
 
     const ALL: S = S::from_words([0x1fffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 1, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 21]; 1] = [[
@@ -29286,18 +28921,18 @@ mod p21 {
     static AXIS1: [i32; 21] = [0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -29309,56 +28944,11 @@ mod p21 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s21(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -29380,7 +28970,7 @@ mod p21 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -29476,114 +29066,114 @@ mod p21 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49249]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x92492]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1c0007]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49249]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x92492]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1006]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         s18(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29593,17 +29183,17 @@ mod p21 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let run = s22(e, pos, v, ALL, cand);
         let end = s23(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -29670,17 +29260,17 @@ mod p21 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let run = s25(e, pos, v, ALL, cand);
         let end = s26(e, pos, v, ALL, cand) - run;
         let out = {
@@ -29763,12 +29353,12 @@ mod p21 {
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = (of.shifted(-2) & S::from_words([0x6db6d]))
             | (of.shifted(-3) & S::from_words([0x3ffff]))
@@ -29780,12 +29370,12 @@ mod p21 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29795,92 +29385,92 @@ mod p21 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         11
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         14
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(18u16);
         let s = s27(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
@@ -29899,6 +29489,21 @@ mod p22 {
     type P = Pos<1, 0, 13, 0>;
 
     const ALL: S = S::from_words([0x1ff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 13, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 9]; 1] = [[
@@ -30200,18 +29805,18 @@ mod p22 {
     static AXIS1: [i32; 9] = [1, 2, 3, 1, 2, 3, 1, 2, 3];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -30231,7 +29836,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -30243,15 +29848,15 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
             at4(e, v, &pos, m, g);
         } else {
@@ -30260,7 +29865,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b11(e, &pos, &v, 0) {
             at6(e, v, &pos, m, g);
         } else {
@@ -30269,7 +29874,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s17(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -30279,13 +29884,13 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at8(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b12(e, &pos, &v, 0) {
             at11(e, v, &pos, m, g);
             return;
@@ -30298,7 +29903,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s23(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -30308,8 +29913,8 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         for c in s25(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -30317,7 +29922,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s26(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -30327,13 +29932,13 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
         at14(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b13(e, &pos, &v, 0) {
             at18(e, v, &pos, m, g);
             return;
@@ -30346,7 +29951,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s34(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -30356,12 +29961,12 @@ mod p22 {
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b19(e, &pos, &v, 0) {
             at21(e, v, &pos, m, g);
         } else {
@@ -30370,7 +29975,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b20(e, &pos, &v, 0) {
             at22(e, v, &pos, m, g);
         } else {
@@ -30379,7 +29984,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b21(e, &pos, &v, 0) {
             at23(e, v, &pos, m, g);
         } else {
@@ -30388,12 +29993,12 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b22(e, &pos, &v, 0) {
             at26(e, v, &pos, m, g);
         } else {
@@ -30402,12 +30007,12 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b23(e, &pos, &v, 0) {
             return;
         }
@@ -30415,7 +30020,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b24(e, &pos, &v, 0) {
             at31(e, v, &pos, m, g);
         } else {
@@ -30424,7 +30029,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b25(e, &pos, &v, 0) {
             at32(e, v, &pos, m, g);
         } else {
@@ -30433,12 +30038,12 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b26(e, &pos, &v, 0) {
             at35(e, v, &pos, m, g);
         } else {
@@ -30447,12 +30052,12 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b27(e, &pos, &v, 0) {
             return;
         }
@@ -30460,7 +30065,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b28(e, &pos, &v, 0) {
             return;
         }
@@ -30468,32 +30073,17 @@ mod p22 {
     }
 
     #[inline]
-    fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -30516,7 +30106,7 @@ mod p22 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -30838,89 +30428,89 @@ mod p22 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x124]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x16f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5f]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         s12(e, pos, v, d, cand) | s13(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let run = s14(e, pos, v, ALL, cand);
         let end = s15(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -30969,33 +30559,33 @@ mod p22 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let of = s18(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -31005,66 +30595,66 @@ mod p22 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let of = s22(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let of = s24(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let of = s27(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let x = s29(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -31074,7 +30664,7 @@ mod p22 {
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let x = s31(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -31084,36 +30674,36 @@ mod p22 {
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let of = s33(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         s35(e, pos, v, d, cand) | s36(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let of = s37(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf])).shifted(5)
             | (of & S::from_words([0x3])).shifted(7)
@@ -31125,12 +30715,12 @@ mod p22 {
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let of = s39(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf])).shifted(5)
             | (of & S::from_words([0x3])).shifted(7)
@@ -31142,7 +30732,7 @@ mod p22 {
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let x = s38(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -31154,12 +30744,12 @@ mod p22 {
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = None;
         let run = Some(s42(e, pos, v, ALL, cand));
@@ -31167,342 +30757,342 @@ mod p22 {
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s40(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(0u16)]
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(5u16)]
     }
 
     #[inline]
-    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         37
     }
 
     #[inline]
-    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(v[0])) == (1 - e.rt_mover())) == false
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         b9(e, pos, v, cand) || b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         !s21(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         !s32(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(v[0])) == pos.owner(usize::from(v[0]))) == false
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         b14(e, pos, v, cand) && b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(v[0])) == pos.owner(usize::from(v[0]))) == false
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         (8u16 == v[0]) == true
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         b17(e, pos, v, cand) && b18(e, pos, v, cand)
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i26(e, pos, v, cand), i25(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i27(e, pos, v, cand), i25(e, pos, v, cand))
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i30(e, pos, v, cand), i29(e, pos, v, cand))
     }
 
     #[inline]
-    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i31(e, pos, v, cand), i29(e, pos, v, cand))
     }
 
     #[inline]
-    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i33(e, pos, v, cand), i34(e, pos, v, cand))
     }
 
     #[inline]
-    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(5u16));
         !s44(e, pos, v, one, cand).is_empty()
@@ -31521,6 +31111,21 @@ mod p23 {
     type P = Pos<1, 0, 23, 1>;
 
     const ALL: S = S::from_words([0xfffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 23, 1>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [pos.locals[0]],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 20]; 1] = [[
@@ -31979,18 +31584,18 @@ mod p23 {
     static AXIS1: [i32; 20] = [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+    fn walk(e: &mut Engine<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -32010,7 +31615,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -32020,7 +31625,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at3(e, v, &pos, m, g);
         }
@@ -32033,7 +31638,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at4(e, v, &pos, m, g);
         }
@@ -32043,7 +31648,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b3(e, &pos, &v, 0) {
             return;
         }
@@ -32051,58 +31656,23 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at14(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at17(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at21(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at21(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
             at22(e, v, &pos, m, g);
         } else {
@@ -32111,7 +31681,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at22(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at22(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
         for i in 0..8usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -32126,7 +31696,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at23(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at23(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b9(e, &pos, &v, 0) {
             at24(e, v, &pos, m, g);
         } else {
@@ -32135,22 +31705,12 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at24(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at25(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at27(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at24(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at29(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at29(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b11(e, &pos, &v, 0) {
             at30(e, v, &pos, m, g);
         } else {
@@ -32159,22 +31719,12 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at30(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at31(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at33(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at30(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at35(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at35(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b13(e, &pos, &v, 0) {
             return;
         }
@@ -32182,12 +31732,12 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at36(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at36(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at38(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at38(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b14(e, &pos, &v, 0) {
             at39(e, v, &pos, m, g);
         } else {
@@ -32196,13 +31746,13 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at39(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at39(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at41(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at41(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize;
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32211,7 +31761,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at42(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at42(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b15(e, &pos, &v, 0) {
             at43(e, v, &pos, m, g);
         } else {
@@ -32220,7 +31770,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at43(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at43(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b16(e, &pos, &v, 0) {
             at44(e, v, &pos, m, g);
         } else {
@@ -32229,8 +31779,8 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at44(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at44(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 3usize + usize::from(0u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32239,8 +31789,8 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at46(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at46(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 3usize + usize::from(3u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32249,7 +31799,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at48(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at48(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b17(e, &pos, &v, 0) {
             at49(e, v, &pos, m, g);
         } else {
@@ -32258,7 +31808,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at49(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at49(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b18(e, &pos, &v, 0) {
             at50(e, v, &pos, m, g);
         } else {
@@ -32267,8 +31817,8 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at50(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at50(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 3usize + usize::from(19u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32277,8 +31827,8 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at52(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at52(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 3usize + usize::from(16u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32287,7 +31837,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at54(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at54(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b19(e, &pos, &v, 0) {
             return;
         }
@@ -32295,7 +31845,7 @@ mod p23 {
     }
 
     #[inline]
-    fn at55(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at55(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s40(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -32305,30 +31855,25 @@ mod p23 {
     }
 
     #[inline]
-    fn at57(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at58(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at57(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at60(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at60(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
         at61(e, v, &pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at61(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at61(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
         at62(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at62(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at62(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[4];
         match (rounds >= 0, rounds < 1) {
             (true, true) => {
@@ -32345,7 +31890,7 @@ mod p23 {
     }
 
     #[inline]
-    fn at63(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at63(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s45(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -32357,28 +31902,28 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn at64(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at64(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), 0);
         at65(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at65(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at65(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<true>(e.zobrist(), usize::from(18u16), piece);
         at67(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at67(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at67(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[4] = v[4].wrapping_add(1);
         at62(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at68(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at68(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
@@ -32386,22 +31931,7 @@ mod p23 {
     }
 
     #[inline]
-    fn at73(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at74(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at75(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at76(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at73(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -32863,107 +32393,107 @@ mod p23 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x11111]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10080]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x30080]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x137]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x11111]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x30080]) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -32973,12 +32503,12 @@ mod p23 {
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -32988,17 +32518,17 @@ mod p23 {
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -33010,36 +32540,36 @@ mod p23 {
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = (of.shifted(1) & S::from_words([0xeeeee]));
         d & x
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -33049,64 +32579,64 @@ mod p23 {
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         s32(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x33333]) & d
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xccccc]) & d
     }
 
     #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s38<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x33333]) & d
     }
 
     #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s39<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xccccc]) & d
     }
 
     #[inline]
-    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s40<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s41<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s42<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x30080]) & d
     }
 
     #[inline]
-    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s43<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         let run = s41(e, pos, v, ALL, cand);
         let end = s42(e, pos, v, ALL, cand) - run;
         let out = {
@@ -33165,129 +32695,129 @@ mod p23 {
     }
 
     #[inline]
-    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s44<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         let of = s43(e, pos, v, ALL, cand);
         let x = (S::from_words([0x11111]) | of.shifted(1));
         d & x
     }
 
     #[inline]
-    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s45<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Rem, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[3usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[3usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[3usize + usize::from(17u16)]
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[3usize + usize::from(16u16)]
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         if b6(e, pos, v, cand) {
             i20(e, pos, v, cand)
         } else {
@@ -33296,119 +32826,119 @@ mod p23 {
     }
 
     #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         38
     }
 
     #[inline]
-    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i26(e, pos, v, cand), i27(e, pos, v, cand))
     }
 
     #[inline]
-    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i31<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i32<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         38
     }
 
     #[inline]
-    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i33<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i31(e, pos, v, cand), i32(e, pos, v, cand))
     }
 
     #[inline]
-    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i34<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i35<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i36<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         38
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         s15(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s17(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         let through = s31(e, pos, v, ALL, cand);
         let to = s35(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -33428,70 +32958,70 @@ mod p23 {
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         !s36(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         !s37(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0))) == 1u8) == true
     }
 
     #[inline]
-    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(6u16));
         !s38(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(6u16));
         !s39(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i35(e, pos, v, cand), i36(e, pos, v, cand))
     }
 }
@@ -33508,6 +33038,21 @@ mod p24 {
     type P = Pos<1, 2, 1, 0>;
 
     const ALL: S = S::from_words([0x3fffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 1, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 30]; 1] = [[
@@ -34190,18 +33735,18 @@ mod p24 {
     static AXIS1: [i32; 30] = [2, 3, 4, 5, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 0, 1, 2, 3];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -34213,54 +33758,19 @@ mod p24 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -34282,7 +33792,7 @@ mod p24 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -34370,189 +33880,189 @@ mod p24 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4208200]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x104108]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4002000]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4208200]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x104108]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000001]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3000001]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         5
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         20
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[1]);
         let s = s20(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         (27u16 == 3u16) == false
     }
 }
@@ -34569,6 +34079,21 @@ mod p25 {
     type P = Pos<1, 3, 1, 0>;
 
     const ALL: S = S::from_words([0xfffffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 1, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 36]; 1] = [[
@@ -35260,18 +34785,18 @@ mod p25 {
     static AXIS2: [i32; 36] = [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+    fn walk(e: &mut Engine<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -35291,7 +34816,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -35303,15 +34828,15 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at4(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at5(e, v, &pos, m, g);
         }
@@ -35321,15 +34846,15 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
         at6(e, v, &pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         for c in s24(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<true>(e.zobrist(), c, 0);
         }
@@ -35337,7 +34862,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -35357,7 +34882,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[7].turn(0, i7(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -35367,7 +34892,7 @@ mod p25 {
     }
 
     #[inline]
-    fn at13(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
@@ -35375,7 +34900,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at15(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
             at16(e, v, &pos, m, g);
         } else {
@@ -35384,7 +34909,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s39(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -35396,7 +34921,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at18(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -35416,37 +34941,17 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at20(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at23(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at23(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at24(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at33(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at34(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at35(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at36(e: &mut Engine<'_>, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at33(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -35620,119 +35125,119 @@ mod p25 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x249249249]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x924924924]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffff]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfff]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000001]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000]) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000020]) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc000020]) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let of = s21(e, pos, v, ALL, cand);
         let x = (of.shifted(-3) & S::from_words([0x1ff1ff1ff]))
             | (of.shifted(-12) & S::from_words([0xffffff]))
@@ -35742,12 +35247,12 @@ mod p25 {
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35757,27 +35262,27 @@ mod p25 {
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35787,7 +35292,7 @@ mod p25 {
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
@@ -35795,27 +35300,27 @@ mod p25 {
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s33(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35825,26 +35330,26 @@ mod p25 {
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let of = s36(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6db6db6db])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s38<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s39<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s38(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35854,7 +35359,7 @@ mod p25 {
     }
 
     #[inline]
-    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s40<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = None;
         let run = None;
@@ -35862,7 +35367,7 @@ mod p25 {
     }
 
     #[inline]
-    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s41<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[0];
         let dir = None;
         let run = Some(s40(e, pos, v, ALL, cand));
@@ -35870,141 +35375,141 @@ mod p25 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(v[0])]
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[0])
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i12(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         37
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s30(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         (v[0] == v[0]) == true
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(8u16));
         !s35(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         b5(e, pos, v, cand) && b6(e, pos, v, cand)
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b7(e, pos, v, cand)
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
 }
@@ -36021,6 +35526,21 @@ mod p26 {
     type P = Pos<2, 2, 91, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0x3ffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<2, 2, 91, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 90]; 1] = [[
@@ -37903,67 +37423,22 @@ mod p26 {
     static AXIS1: [i32; 90] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -37985,7 +37460,7 @@ mod p26 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -38073,146 +37548,146 @@ mod p26 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8040201008040201, 0x20100]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4020100804020100, 0x2010080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40607, 0x0]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         9
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         40
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s7(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(44u16);
         let s = s8(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(9u16)) == e.rt_mover()) == false
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
         b5(e, pos, v, cand) && b6(e, pos, v, cand)
     }
 }
@@ -38229,6 +37704,21 @@ mod p27 {
     type P = Pos<1, 0, 28, 0>;
 
     const ALL: S = S::from_words([0xfff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 28, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 12]; 1] = [[
@@ -38445,18 +37935,18 @@ mod p27 {
     static AXIS1: [i32; 12] = [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -38476,7 +37966,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -38486,7 +37976,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at3(e, v, &pos, m, g);
         } else {
@@ -38495,8 +37985,8 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         for c in s4(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -38504,7 +37994,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s5(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -38514,7 +38004,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -38534,7 +38024,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -38546,7 +38036,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s10(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -38558,8 +38048,8 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let from = usize::from(v[1]);
         let to = usize::from(v[2]);
         if from != to {
@@ -38567,17 +38057,11 @@ mod p27 {
             pos.set_cell::<false>(e.zobrist(), from, 0);
             pos.set_cell::<false>(e.zobrist(), to, piece);
         }
-        at10(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
         at19(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -38589,7 +38073,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -38601,8 +38085,8 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let from = usize::from(v[3]);
         let to = usize::from(v[4]);
         if from != to {
@@ -38614,16 +38098,16 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at17(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         for c in s20(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -38631,7 +38115,7 @@ mod p27 {
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -38651,20 +38135,15 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s21(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -38676,15 +38155,15 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[6]), piece);
         at29(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -38692,32 +38171,7 @@ mod p27 {
     }
 
     #[inline]
-    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -38740,7 +38194,7 @@ mod p27 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -38979,59 +38433,59 @@ mod p27 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x249]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x924]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         R5[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let x = s9(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -39041,43 +38495,43 @@ mod p27 {
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let of = s12(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6db])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -39087,17 +38541,17 @@ mod p27 {
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let run = s18(e, pos, v, ALL, cand);
         let end = s19(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -39146,22 +38600,22 @@ mod p27 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -39171,52 +38625,52 @@ mod p27 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x801]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let run = s28(e, pos, v, ALL, cand);
         let end = s33(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -39238,34 +38692,34 @@ mod p27 {
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         s35(e, pos, v, d, cand) | s36(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let of = s37(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1ff])).shifted(3);
         x & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let x = s39(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -39275,87 +38729,87 @@ mod p27 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[2])]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[4])
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         34
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 }
@@ -39372,6 +38826,21 @@ mod p28 {
     type P = Pos<1, 3, 14, 0>;
 
     const ALL: S = S::from_words([0x1ff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 14, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 9]; 1] = [[
@@ -39693,32 +39162,31 @@ mod p28 {
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
-            at6(e, v, &pos, m, g);
+            at7(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = P::clone(&pos);
+                let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
             }
@@ -39726,23 +39194,12 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at7(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -39762,7 +39219,7 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -39774,35 +39231,15 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -39825,7 +39262,7 @@ mod p28 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -39948,57 +39385,57 @@ mod p28 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x124]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         let run = s8(e, pos, v, ALL, cand);
         let end = s9(e, pos, v, ALL, cand) - run;
         let out = {
@@ -40021,7 +39458,7 @@ mod p28 {
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         let x = s5(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -40031,34 +39468,34 @@ mod p28 {
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         R8[usize::from(e.rt_mover())].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -40068,97 +39505,97 @@ mod p28 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         pos.counters[12]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         pos.counters[13]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 }
@@ -40175,6 +39612,21 @@ mod p29 {
     type P = Pos<1, 0, 2, 0>;
 
     const ALL: S = S::from_words([0xffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 2, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 24]; 1] = [[
@@ -40709,77 +40161,22 @@ mod p29 {
     static AXIS1: [i32; 24] = [0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -40801,7 +40198,7 @@ mod p29 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -40911,229 +40308,229 @@ mod p29 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10101]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x808080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x50]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x450]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10101]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x808080]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4040]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x14040]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2002]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         30
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         30
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s21(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 }
@@ -41151,6 +40548,21 @@ mod p30 {
 
     const ALL: S = S::from_words([0x7f]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 15, 1>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [pos.locals[0]],
+        }
+    }
+
     /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 7]; 1] = [[
         S::from_words([0x8]),
@@ -41394,18 +40806,18 @@ mod p30 {
     static AXIS1: [i32; 7] = [1, 2, 0, 1, 2, 0, 1];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
@@ -41414,12 +40826,11 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..3u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = P::clone(&pos);
+                let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
             }
@@ -41427,18 +40838,13 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 9usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -41447,7 +40853,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -41467,7 +40873,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i9(e, &pos, &v, 0);
@@ -41502,43 +40908,8 @@ mod p30 {
         }
     }
 
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -41561,7 +40932,7 @@ mod p30 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -41728,54 +41099,54 @@ mod p30 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let of = s6(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1b])).shifted(2);
         x & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s8(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -41785,36 +41156,36 @@ mod p30 {
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let of = s11(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x2d]));
         d & x
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let of = s13(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6c])).shifted(-2);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -41824,24 +41195,24 @@ mod p30 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let of = s16(e, pos, v, ALL, cand);
         let x = (of.shifted(1) & S::from_words([0x5a]));
         d & x
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -41851,12 +41222,12 @@ mod p30 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -41868,7 +41239,7 @@ mod p30 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -41878,12 +41249,12 @@ mod p30 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -41895,7 +41266,7 @@ mod p30 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
@@ -41903,77 +41274,77 @@ mod p30 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         pos.counters[9]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         pos.counters[10]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         32
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         let who = usize::from(1u8);
         e.program()
             .shapes
@@ -41983,77 +41354,77 @@ mod p30 {
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         i15(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i14(e, pos, v, cand), i16(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(4u16)) == e.rt_mover()) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (2u16 == 1u16) == false
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         b6(e, pos, v, cand) || b7(e, pos, v, cand)
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 }
@@ -42071,6 +41442,21 @@ mod p31 {
 
     const ALL: S = S::from_words([0x7f]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 15, 1>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [pos.locals[0]],
+        }
+    }
+
     /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 7]; 1] = [[
         S::from_words([0x8]),
@@ -42314,18 +41700,18 @@ mod p31 {
     static AXIS1: [i32; 7] = [1, 2, 0, 1, 2, 0, 1];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
@@ -42334,12 +41720,11 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..3u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = P::clone(&pos);
+                let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
             }
@@ -42347,18 +41732,13 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 9usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -42367,7 +41747,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -42387,7 +41767,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i9(e, &pos, &v, 0);
@@ -42422,43 +41802,8 @@ mod p31 {
         }
     }
 
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -42481,7 +41826,7 @@ mod p31 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -42648,54 +41993,54 @@ mod p31 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let of = s6(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1b])).shifted(2);
         x & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s8(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -42705,36 +42050,36 @@ mod p31 {
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let of = s11(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x2d]));
         d & x
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let of = s13(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6c])).shifted(-2);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -42744,24 +42089,24 @@ mod p31 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let of = s16(e, pos, v, ALL, cand);
         let x = (of.shifted(1) & S::from_words([0x5a]));
         d & x
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -42771,12 +42116,12 @@ mod p31 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -42788,7 +42133,7 @@ mod p31 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -42798,12 +42143,12 @@ mod p31 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -42815,7 +42160,7 @@ mod p31 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
@@ -42823,77 +42168,77 @@ mod p31 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         pos.counters[9]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         pos.counters[10]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         32
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         let who = usize::from(1u8);
         e.program()
             .shapes
@@ -42903,77 +42248,77 @@ mod p31 {
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         i15(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i14(e, pos, v, cand), i16(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(4u16)) == e.rt_mover()) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (2u16 == 1u16) == false
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         b6(e, pos, v, cand) || b7(e, pos, v, cand)
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 }
@@ -42991,6 +42336,21 @@ mod p32 {
 
     const ALL: S = S::from_words([0x3fffffff]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 5, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 30]; 1] = [[
         S::from_words([0x10]),
@@ -43409,57 +42769,22 @@ mod p32 {
     static AXIS2: [i32; 30] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 0];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -43481,7 +42806,7 @@ mod p32 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -43554,77 +42879,77 @@ mod p32 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xf]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xf000]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -43634,7 +42959,7 @@ mod p32 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -43644,82 +42969,82 @@ mod p32 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from(1u8))
@@ -43728,77 +43053,77 @@ mod p32 {
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         b3(e, pos, v, cand) && b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         (21u16 == 14u16) == true
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         !b9(e, pos, v, cand)
     }
 }
@@ -43816,6 +43141,21 @@ mod p33 {
 
     const ALL: S = S::from_words([0x3fffffff]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 5, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 30]; 1] = [[
         S::from_words([0x10]),
@@ -44234,57 +43574,22 @@ mod p33 {
     static AXIS2: [i32; 30] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 0];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -44306,7 +43611,7 @@ mod p33 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -44379,77 +43684,77 @@ mod p33 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xf]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xf000]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -44459,7 +43764,7 @@ mod p33 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -44469,82 +43774,82 @@ mod p33 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from(1u8))
@@ -44553,77 +43858,77 @@ mod p33 {
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         b3(e, pos, v, cand) && b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         (21u16 == 14u16) == true
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         !b9(e, pos, v, cand)
     }
 }
@@ -44641,6 +43946,21 @@ mod p34 {
 
     const ALL: S = S::from_words([0x1ffffff]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 1, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+
     /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 25]; 1] = [[
         S::from_words([0x20]),
@@ -45222,18 +44542,18 @@ mod p34 {
     static AXIS1: [i32; 25] = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -45253,7 +44573,7 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -45265,23 +44585,23 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at5(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -45289,22 +44609,7 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -45327,7 +44632,7 @@ mod p34 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -45409,122 +44714,122 @@ mod p34 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1f0001f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ef7bde]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xe739ce]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1f0001f]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x739c0]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100008]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         let run = s21(e, pos, v, ALL, cand);
         let end = s22(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -45591,12 +44896,12 @@ mod p34 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -45606,92 +44911,92 @@ mod p34 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         36
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 }
@@ -45709,6 +45014,21 @@ mod p35 {
 
     const ALL: S = S::from_words([0x1ffffff]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 1, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+
     /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 25]; 1] = [[
         S::from_words([0x20]),
@@ -46290,18 +45610,18 @@ mod p35 {
     static AXIS1: [i32; 25] = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -46321,7 +45641,7 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -46333,23 +45653,23 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at5(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -46357,22 +45677,7 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -46395,7 +45700,7 @@ mod p35 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -46477,122 +45782,122 @@ mod p35 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1f0001f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ef7bde]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xe739ce]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1f0001f]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x739c0]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100008]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         let run = s21(e, pos, v, ALL, cand);
         let end = s22(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -46659,12 +45964,12 @@ mod p35 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -46674,92 +45979,92 @@ mod p35 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         36
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 }
@@ -46777,6 +46082,21 @@ mod p36 {
 
     const ALL: S = S::from_words([0x7ffffffff]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 37, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 35]; 1] = [[
         S::from_words([0x2]),
@@ -47441,18 +46761,18 @@ mod p36 {
     static AXIS1: [i32; 35] = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -47465,7 +46785,7 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[2];
         for i in 0..1usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -47480,7 +46800,7 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[0]).unwrap_or(255);
             e.program().relations[2].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
@@ -47489,23 +46809,23 @@ mod p36 {
             return;
         }
         v[1] = u16::from(d);
-        at17(e, v, &pos, m, g);
+        at18(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at17(e, w, &pos, m, g);
+                at18(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at9(e, v, &pos, m, g);
         }
@@ -47515,7 +46835,7 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b6(e, &pos, &v, 0) {
             return;
         }
@@ -47523,43 +46843,31 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at11(e, w, &pos, m, g);
+                at18(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at17(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at17(e, w, &pos, m, g);
+                at18(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at18(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at20(e, v, &pos, m, g);
         }
@@ -47569,32 +46877,12 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -47617,7 +46905,7 @@ mod p36 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -47771,99 +47059,99 @@ mod p36 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x42108421]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000100]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x42108421]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let of = s14(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = None;
@@ -47871,17 +47159,17 @@ mod p36 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -47893,7 +47181,7 @@ mod p36 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -47903,39 +47191,39 @@ mod p36 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let of = s26(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -47947,87 +47235,87 @@ mod p36 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         let through = s15(e, pos, v, ALL, cand);
         let to = s17(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -48050,34 +47338,34 @@ mod p36 {
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         (29u16 == 24u16) == false
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(7u16);
         let s = s18(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 }
@@ -48095,6 +47383,21 @@ mod p37 {
 
     const ALL: S = S::from_words([0x7ffffffff]);
 
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 37, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 35]; 1] = [[
         S::from_words([0x2]),
@@ -48759,18 +48062,18 @@ mod p37 {
     static AXIS1: [i32; 35] = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -48783,7 +48086,7 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[2];
         for i in 0..1usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -48798,7 +48101,7 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[0]).unwrap_or(255);
             e.program().relations[2].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
@@ -48807,23 +48110,23 @@ mod p37 {
             return;
         }
         v[1] = u16::from(d);
-        at17(e, v, &pos, m, g);
+        at18(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at17(e, w, &pos, m, g);
+                at18(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at9(e, v, &pos, m, g);
         }
@@ -48833,7 +48136,7 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b6(e, &pos, &v, 0) {
             return;
         }
@@ -48841,43 +48144,31 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at11(e, w, &pos, m, g);
+                at18(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at17(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
-                at17(e, w, &pos, m, g);
+                at18(e, w, &pos, m, g);
             }
         }
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at18(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at20(e, v, &pos, m, g);
         }
@@ -48887,32 +48178,12 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -48935,7 +48206,7 @@ mod p37 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -49089,99 +48360,99 @@ mod p37 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x42108421]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000100]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x42108421]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let of = s14(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = None;
@@ -49189,17 +48460,17 @@ mod p37 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -49211,7 +48482,7 @@ mod p37 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -49221,39 +48492,39 @@ mod p37 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let of = s26(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -49265,87 +48536,87 @@ mod p37 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         let through = s15(e, pos, v, ALL, cand);
         let to = s17(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -49368,34 +48639,34 @@ mod p37 {
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         (29u16 == 24u16) == false
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(7u16);
         let s = s18(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 }
@@ -49412,6 +48683,21 @@ mod p38 {
     type P = Pos<1, 0, 66, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 66, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 64]; 1] = [[
@@ -50375,18 +49661,18 @@ mod p38 {
     static AXIS2: [i32; 64] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -50406,7 +49692,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -50418,15 +49704,15 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at4(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
         for i in 0..4usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -50441,7 +49727,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[6].turn(0, i6(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -50451,7 +49737,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s10(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -50461,13 +49747,13 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
         at9(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b2(e, &pos, &v, 0) {
             at12(e, v, &pos, m, g);
             return;
@@ -50480,7 +49766,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s18(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -50490,42 +49776,12 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -50548,7 +49804,7 @@ mod p38 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -50710,71 +49966,71 @@ mod p38 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111111111111111]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888888888888]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100200]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = {
             let i = u8::try_from(v[1]).unwrap_or(255);
@@ -50788,17 +50044,17 @@ mod p38 {
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let x = s13(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -50808,7 +50064,7 @@ mod p38 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -50818,14 +50074,14 @@ mod p38 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = {
             let i = u8::try_from(v[1]).unwrap_or(255);
@@ -50839,12 +50095,12 @@ mod p38 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = None;
         let run = Some(s19(e, pos, v, ALL, cand));
@@ -50852,32 +50108,32 @@ mod p38 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100200]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         let d = u8::try_from(v[1]).unwrap_or(255);
         if d == 255 {
             -1
@@ -50887,87 +50143,87 @@ mod p38 {
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[3])
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         28
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> bool {
         !s16(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> bool {
         s20(e, pos, v, ALL, cand).is_empty()
     }
 }
@@ -50984,6 +50240,21 @@ mod p39 {
     type P = Pos<1, 2, 2, 1>;
 
     const ALL: S = S::from_words([0x7ffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 2, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 27]; 1] = [[
@@ -51553,18 +50824,18 @@ mod p39 {
     static AXIS2: [i32; 27] = [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -51574,12 +50845,12 @@ mod p39 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -51591,15 +50862,15 @@ mod p39 {
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at7(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
@@ -51607,27 +50878,7 @@ mod p39 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -51650,7 +50901,7 @@ mod p39 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -51733,104 +50984,104 @@ mod p39 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1249249]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4924924]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1249249]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4924924]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80010]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1080010]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let of = s16(e, pos, v, ALL, cand);
         let x = (of.shifted(9) & S::from_words([0x7fffe00]));
         d & x
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -51840,117 +51091,117 @@ mod p39 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         31
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         31
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         31
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 }
@@ -51967,6 +51218,21 @@ mod p40 {
     type P = Pos<1, 0, 4, 0>;
 
     const ALL: S = S::from_words([0x7fffffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 4, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 39]; 1] = [[
@@ -52700,18 +51966,18 @@ mod p40 {
     static AXIS1: [i32; 39] = [1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -52731,7 +51997,7 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -52744,12 +52010,12 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[6].turn(0, i18(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -52759,7 +52025,7 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -52771,45 +52037,20 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s29(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    #[inline(always)]
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -52832,7 +52073,7 @@ mod p40 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -52960,107 +52201,107 @@ mod p40 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4210842108]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x46318c631f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x46318c631f]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x39ce739ce0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x18]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80018]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4210842108]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -53070,27 +52311,27 @@ mod p40 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         s22(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -53100,24 +52341,24 @@ mod p40 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         R5[usize::from(e.rt_mover())].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -53127,142 +52368,142 @@ mod p40 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i11(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i16(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Rem, i15(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         40
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(1usize + usize::from(1u8))
@@ -53271,57 +52512,57 @@ mod p40 {
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i27(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i28(e, pos, v, cand), i29(e, pos, v, cand))
     }
 }
@@ -53338,6 +52579,21 @@ mod p41 {
     type P = Pos<1, 0, 3, 2>;
 
     const ALL: S = S::from_words([0x7ffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 3, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 27]; 1] = [[
@@ -54084,18 +53340,18 @@ mod p41 {
     static AXIS1: [i32; 27] = [1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -54107,15 +53363,15 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s7(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -54125,13 +53381,13 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at5(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b2(e, &pos, &v, 0) {
             at9(e, v, &pos, m, g);
             return;
@@ -54144,7 +53400,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s15(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -54154,11 +53410,11 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
-                at10(e, v, &pos, m, g);
+                at12(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -54174,13 +53430,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at12(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at13(e, v, &pos, m, g);
         }
@@ -54193,7 +53443,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[7];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -54208,7 +53458,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s16(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -54218,13 +53468,13 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[5] = 0;
         at17(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b3(e, &pos, &v, 0) {
             at21(e, v, &pos, m, g);
             return;
@@ -54237,7 +53487,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s22(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -54247,7 +53497,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s23(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -54257,15 +53507,15 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[7] = 0;
         at23(e, v, &pos, m, g);
     }
 
     #[inline]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
-            at26(e, v, &pos, m, g);
+            at27(e, v, &pos, m, g);
             return;
         }
         if v[7] == 255 {
@@ -54276,7 +53526,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s29(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -54286,13 +53536,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at27(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at28(e, v, &pos, m, g);
         }
@@ -54302,38 +53546,20 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
-        at34(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
-        pos.locals[0] = s43(e, &pos, &v, ALL, 0);
-        at35(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
         at36(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s46(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -54341,7 +53567,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at39(e, v, &pos, m, g);
         }
@@ -54354,22 +53580,17 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s58(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -54377,32 +53598,7 @@ mod p41 {
     }
 
     #[inline]
-    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -54425,7 +53621,7 @@ mod p41 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -54760,56 +53956,56 @@ mod p41 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x102040]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4081020]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x102040]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4081020]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s8(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x3f7efdf])).shifted(1),
@@ -54819,17 +54015,17 @@ mod p41 {
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s10(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -54839,7 +54035,7 @@ mod p41 {
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -54849,14 +54045,14 @@ mod p41 {
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s14(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x3f7efdf])).shifted(1),
@@ -54866,33 +54062,33 @@ mod p41 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = u8::try_from(v[3]).unwrap_or(255);
         rel.step_along(dir, s17(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -54902,35 +54098,35 @@ mod p41 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = u8::try_from(v[3]).unwrap_or(255);
         rel.step_along(dir, s21(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
         one & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = {
             let i = u8::try_from(v[3]).unwrap_or(255);
@@ -54944,12 +54140,12 @@ mod p41 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -54959,14 +54155,14 @@ mod p41 {
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
         one & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = {
             let i = u8::try_from(v[3]).unwrap_or(255);
@@ -54980,14 +54176,14 @@ mod p41 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
         one & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = {
             let i = u8::try_from(v[3]).unwrap_or(255);
@@ -55001,24 +54197,24 @@ mod p41 {
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
         one & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         R5[0].get(usize::from(v[6])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s34(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -55028,29 +54224,29 @@ mod p41 {
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         s37(e, pos, v, d, cand) | s38(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s36(e, pos, v, ALL, cand);
         let end = s39(e, pos, v, ALL, cand) - run;
         let out = {
@@ -55073,32 +54269,32 @@ mod p41 {
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000]) & d
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000]) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s44(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -55108,17 +54304,17 @@ mod p41 {
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s47<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s48<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s49<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s47(e, pos, v, ALL, cand);
         let end = s48(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -55203,17 +54399,17 @@ mod p41 {
     }
 
     #[inline]
-    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s50<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s51<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s52<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s50(e, pos, v, ALL, cand);
         let end = s51(e, pos, v, ALL, cand) - run;
         let out = {
@@ -55272,12 +54468,12 @@ mod p41 {
     }
 
     #[inline]
-    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s53<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s54<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = Some(s53(e, pos, v, ALL, cand));
@@ -55285,7 +54481,7 @@ mod p41 {
     }
 
     #[inline]
-    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s55<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s52(e, pos, v, ALL, cand);
         let end = s54(e, pos, v, ALL, cand) - run;
         let out = {
@@ -55392,17 +54588,17 @@ mod p41 {
     }
 
     #[inline]
-    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s56<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s57<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s58<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s56(e, pos, v, ALL, cand);
         let end = s57(e, pos, v, ALL, cand) - run;
         let out = {
@@ -55461,39 +54657,39 @@ mod p41 {
     }
 
     #[inline]
-    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s59<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s60<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s61<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         s59(e, pos, v, d, cand) | s60(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s62<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s63<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s64<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         s62(e, pos, v, d, cand) | s63(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s65<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s61(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -55503,27 +54699,27 @@ mod p41 {
     }
 
     #[inline]
-    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s66<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s67<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s68<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s69<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s70<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s66(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -55535,68 +54731,68 @@ mod p41 {
     }
 
     #[inline]
-    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s71<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s72<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s73<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         s71(e, pos, v, d, cand) | s72(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s74<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s75<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s76<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         s74(e, pos, v, d, cand) | s75(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s77<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s78<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s79<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s80<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s81<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         s79(e, pos, v, d, cand) | s80(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s82<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s76(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -55606,184 +54802,184 @@ mod p41 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s40(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         18
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s70(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s73(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s82(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         !s13(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         !s20(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         !s27(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(3u16));
         !s65(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         !b6(e, pos, v, cand)
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         let through = s67(e, pos, v, ALL, cand);
         let to = s69(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -55803,7 +54999,7 @@ mod p41 {
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 }
@@ -55820,6 +55016,21 @@ mod p42 {
     type P = Pos<1, 2, 9, 0>;
 
     const ALL: S = S::from_words([0x7f]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 9, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 7]; 1] = [[
@@ -55902,18 +55113,18 @@ mod p42 {
     static AXIS0: [i32; 7] = [0, 1, 2, 3, 4, 5, 6];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -55933,7 +55144,7 @@ mod p42 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -55945,35 +55156,15 @@ mod p42 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s26(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -55996,7 +55187,7 @@ mod p42 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -56074,104 +55265,104 @@ mod p42 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7e]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3e]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let of = s16(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7e])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -56181,7 +55372,7 @@ mod p42 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let x = s13(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -56191,34 +55382,34 @@ mod p42 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         R2[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         s23(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -56228,12 +55419,12 @@ mod p42 {
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[2];
         let dir = None;
         let run = Some(s27(e, pos, v, ALL, cand));
@@ -56241,57 +55432,57 @@ mod p42 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         36
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 }
@@ -56308,6 +55499,21 @@ mod p43 {
     type P = Pos<1, 2, 3, 1>;
 
     const ALL: S = S::from_words([0xfffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 2, 3, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 20]; 1] = [[
@@ -56742,25 +55948,18 @@ mod p43 {
     static AXIS1: [i32; 20] = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
-        at0(e, [0; 16], &pos, m, g)
+        at1(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
-        pos.locals[0] = s20(e, &pos, &v, ALL, 0);
-        at1(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at2(e, v, &pos, m, g);
         } else {
@@ -56769,7 +55968,7 @@ mod p43 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -56781,49 +55980,19 @@ mod p43 {
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s31(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -56845,7 +56014,7 @@ mod p43 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -56943,89 +56112,89 @@ mod p43 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8421]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x84210]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1400]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3400]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8421]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x84210]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s13(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7fff])).shifted(5);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8421]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -57035,17 +56204,17 @@ mod p43 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s17(e, pos, v, ALL, cand);
         let end = s18(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -57067,29 +56236,29 @@ mod p43 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         s16(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3400]) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s21(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7bde])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -57099,34 +56268,34 @@ mod p43 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         R4[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -57136,7 +56305,7 @@ mod p43 {
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -57146,17 +56315,17 @@ mod p43 {
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s32(e, pos, v, ALL, cand);
         let end = s33(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -57205,84 +56374,84 @@ mod p43 {
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s35(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7bdef])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         13
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
         s24(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 }
@@ -57299,6 +56468,21 @@ mod p44 {
     type P = Pos<1, 3, 26, 1>;
 
     const ALL: S = S::from_words([0x7ff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 3, 26, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 11]; 1] = [[
@@ -57661,18 +56845,18 @@ mod p44 {
     static AXIS1: [i32; 11] = [1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -57692,7 +56876,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -57702,17 +56886,17 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 5u8.wrapping_add(1u8);
         for c in s15(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
-        at73(e, v, &pos, m, g);
+        at74(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at5(e, v, &pos, m, g);
         }
@@ -57722,12 +56906,12 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at9(e, v, &pos, m, g);
         } else {
@@ -57736,8 +56920,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize;
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57746,8 +56930,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let piece = 5u8.wrapping_add(e.rt_mover());
         for c in s19(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -57756,8 +56940,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 1usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57766,7 +56950,7 @@ mod p44 {
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[5].turn(0, i21(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -57776,7 +56960,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -57787,7 +56971,7 @@ mod p44 {
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at57(e, v, &pos, m, g);
+                at58(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -57796,14 +56980,14 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         pos.set_cell::<false>(e.zobrist(), usize::from(8u16), 0);
         at16(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
@@ -57812,7 +56996,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b5(e, &pos, &v, 0) {
             at18(e, v, &pos, m, g);
         } else {
@@ -57821,8 +57005,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57831,8 +57015,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 15usize + usize::from(2u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57841,7 +57025,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b6(e, &pos, &v, 0) {
             at23(e, v, &pos, m, g);
         } else {
@@ -57850,7 +57034,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b7(e, &pos, &v, 0) {
             at24(e, v, &pos, m, g);
         } else {
@@ -57859,8 +57043,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 15usize + usize::from(10u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57869,8 +57053,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 15usize + usize::from(9u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57879,7 +57063,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b8(e, &pos, &v, 0) {
             return;
         }
@@ -57887,7 +57071,7 @@ mod p44 {
     }
 
     #[inline]
-    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b9(e, &pos, &v, 0) {
             at30(e, v, &pos, m, g);
         } else {
@@ -57896,7 +57080,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b10(e, &pos, &v, 0) {
             at31(e, v, &pos, m, g);
         } else {
@@ -57905,8 +57089,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57915,8 +57099,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 15usize + usize::from(2u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57925,7 +57109,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b11(e, &pos, &v, 0) {
             at36(e, v, &pos, m, g);
         } else {
@@ -57934,7 +57118,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b12(e, &pos, &v, 0) {
             at37(e, v, &pos, m, g);
         } else {
@@ -57943,8 +57127,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 15usize + usize::from(10u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57953,8 +57137,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 15usize + usize::from(9u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57963,7 +57147,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b13(e, &pos, &v, 0) {
             return;
         }
@@ -57971,7 +57155,7 @@ mod p44 {
     }
 
     #[inline]
-    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b14(e, &pos, &v, 0) {
             at43(e, v, &pos, m, g);
         } else {
@@ -57980,8 +57164,8 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 15usize + usize::from(1u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57990,148 +57174,69 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at45(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at46(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at57(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        if b15(e, &pos, &v, 0) {
-            at49(e, v, &pos, m, g);
-        } else {
-            at57(e, v, &pos, m, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
-        let slot = 15usize + usize::from(7u16);
-        let value = i30(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at50(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at51(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at57(e, v, &pos, m, g);
-    }
-
-    #[inline]
-    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
         at58(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if b15(e, &pos, &v, 0) {
+            at49(e, v, &pos, m, g);
+        } else {
+            at58(e, v, &pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 15usize + usize::from(7u16);
+        let value = i30(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        at58(e, v, &pos, m, g);
+    }
+
+    #[inline]
+    fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
         pos.set_cell::<false>(e.zobrist(), usize::from(5u16), 0);
         at59(e, v, &pos, m, g);
     }
 
     #[inline(always)]
-    fn at59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b16(e, &pos, &v, 0) {
-            at60(e, v, &pos, m, g);
+            at74(e, v, &pos, m, g);
         } else {
             at65(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        if b17(e, &pos, &v, 0) {
-            at61(e, v, &pos, m, g);
-        } else {
-            at63(e, v, &pos, m, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at73(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at73(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b18(e, &pos, &v, 0) {
-            at66(e, v, &pos, m, g);
+            at74(e, v, &pos, m, g);
         } else {
             at71(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        if b19(e, &pos, &v, 0) {
-            at67(e, v, &pos, m, g);
-        } else {
-            at69(e, v, &pos, m, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at73(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at73(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at71<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at71<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b20(e, &pos, &v, 0) {
             return;
         }
-        at73(e, v, &pos, m, g);
-    }
-
-    #[inline]
-    fn at73<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
-        pos.locals[0] = s35(e, &pos, &v, ALL, 0);
         at74(e, v, &pos, m, g);
     }
 
-    #[inline(always)]
-    fn at74<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    #[inline]
+    fn at74<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -58143,45 +57248,15 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s42(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
 
-    #[inline]
-    fn at76<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
     #[inline(always)]
-    fn at83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at85<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at86<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -58204,7 +57279,7 @@ mod p44 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -58776,82 +57851,82 @@ mod p44 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x124]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x124]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let run = s13(e, pos, v, ALL, cand);
         let end = s14(e, pos, v, ALL, cand) - run;
         let out = {
@@ -58958,17 +58033,17 @@ mod p44 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -58978,17 +58053,17 @@ mod p44 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x36d])).shifted(1)
             | (of & S::from_words([0xff])).shifted(3)
@@ -58998,74 +58073,74 @@ mod p44 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6da])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         s30(e, pos, v, d, cand) | s31(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         s32(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let run = s29(e, pos, v, ALL, cand);
         let end = s34(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -59114,39 +58189,39 @@ mod p44 {
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         R9[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let x = s41(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -59156,62 +58231,62 @@ mod p44 {
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         s44(e, pos, v, d, cand) | s45(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s47<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s48<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s49<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s50<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s51<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s52<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s53<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s54<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let of = s53(e, pos, v, ALL, cand);
         let x = (of.shifted(-2) & S::from_words([0xdb]))
             | (of.shifted(-4) & S::from_words([0x6d]))
@@ -59221,7 +58296,7 @@ mod p44 {
     }
 
     #[inline]
-    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s55<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let x = s49(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -59233,102 +58308,102 @@ mod p44 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(1u16)]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(10u16)]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(7u16)]
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         if b3(e, pos, v, cand) {
             i17(e, pos, v, cand)
         } else {
@@ -59337,7 +58412,7 @@ mod p44 {
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from(0u8))
@@ -59346,127 +58421,127 @@ mod p44 {
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(0u16)]
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(9u16)]
     }
 
     #[inline]
-    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         10
     }
 
     #[inline]
-    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         10
     }
 
     #[inline]
-    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s52(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s54(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from((1 - e.rt_mover())))
@@ -59475,164 +58550,164 @@ mod p44 {
     }
 
     #[inline]
-    fn i46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
-    fn i47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i47<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i48<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(10u16)]
     }
 
     #[inline]
-    fn i49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i49<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         10
     }
 
     #[inline]
-    fn i50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i50<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(8u16));
         !s22(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(8u16));
         !s23(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(7u16));
         !s24(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(7u16));
         !s25(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(5u16));
         !s26(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(5u16));
         !s27(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i37(e, pos, v, cand), i38(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         b21(e, pos, v, cand) || b22(e, pos, v, cand)
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         let through = s43(e, pos, v, ALL, cand);
         let to = s47(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -59652,37 +58727,37 @@ mod p44 {
     }
 
     #[inline]
-    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         !b24(e, pos, v, cand)
     }
 
     #[inline]
-    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         b23(e, pos, v, cand) && b25(e, pos, v, cand)
     }
 
     #[inline]
-    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i42(e, pos, v, cand), i43(e, pos, v, cand))
     }
 
     #[inline]
-    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
-    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         b28(e, pos, v, cand) || b29(e, pos, v, cand)
     }
 
     #[inline]
-    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         false
     }
 }
@@ -59699,6 +58774,21 @@ mod p45 {
     type P = Pos<1, 0, 3, 0>;
 
     const ALL: S = S::from_words([0xfffffffffffff]);
+
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 3, 0>;
+
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
 
     /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 52]; 1] = [[
@@ -60765,32 +59855,31 @@ mod p45 {
     static AXIS1: [i32; 52] = [3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
+        let pos = PW::of(e);
         walk(e, pos, g)
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
-            at6(e, v, &pos, m, g);
+            at7(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        let mut pos = P::clone(pos);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend(m, k as u8) {
-                let mut pos = P::clone(&pos);
+                let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
             }
@@ -60798,23 +59887,12 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at7(e, v, &pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -60826,51 +59904,11 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -60892,7 +59930,7 @@ mod p45 {
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
+            let pos = walk_pos(&e.pos);
             walk(e, pos, g);
         }
 
@@ -61031,69 +60069,69 @@ mod p45 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x820404040000]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x202020410]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x820404040000]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x202020410]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         s9(e, pos, v, d, cand) | s10(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -61103,26 +60141,26 @@ mod p45 {
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let of = s13(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7befdfdfdfbef])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -61132,17 +60170,17 @@ mod p45 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let x = s17(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -61152,117 +60190,117 @@ mod p45 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         20
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         !s19(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         (14u16 == 51u16) == true
     }
 }
