@@ -394,8 +394,8 @@ impl<'a> Emitter<'a> {
 
     /// `PW`, the position as the generating walk holds it, and `walk_pos`, which makes it
     /// from the host's: only the `let` slots up to the last one the walk reads, so that the
-    /// copy each changing step makes is smaller (chess's fits in registers, where all its
-    /// slots, read only after the move is decided, would take a call to `memcpy`).
+    /// copy each changing step makes is smaller (small enough for registers, where all the
+    /// slots, some read only after the move is decided, can take a call to `memcpy`).
     fn walk_type(&self, out: &mut String, locals: usize) {
         let read = self.walk_reads();
         let kept = (0..locals)
@@ -1360,8 +1360,7 @@ impl<'a> Emitter<'a> {
                 ));
             }
             // `a and b` where only `b` reads a change that waits: the change is made only
-            // where `a` holds (chess: only a pawn's double step asks whether an enemy pawn
-            // stands beside it).
+            // where `a` holds (e.g. a test that reads the board only for one kind of step).
             if let BoolExpr::And(a, b) = self.p.bools[usize::from(cond)] {
                 if !self.bool_reads(a).meets(writes) && *tests < 4 {
                     *tests += 1;
