@@ -346,33 +346,14 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The position value's parts the generating walk reads anywhere: a copy made for a
-    /// change needs no others.
+    /// The position value's parts the generating walk reads anywhere (what the walk from the
+    /// first op reads, [`Emitter::reads`]): a copy made for a change needs no others. A
+    /// `distinct` block's comparison keys hold the hash and every slot.
     fn walk_reads(&self) -> Reads {
         let code = &self.p.turn;
-        let mut read = vec![false; 256];
-        let mut seen = vec![false; code.ops.len()];
-        let mut todo = vec![0usize];
-        while let Some(pc) = todo.pop() {
-            if pc >= code.ops.len() || std::mem::replace(&mut seen[pc], true) {
-                continue;
-            }
-            let op = &code.ops[pc];
-            crate::ir::passes::replay_lets::locals_read(self.p, op, &mut read);
-            if let Op::Pick { from, .. } = op {
-                let as_let = Op::SetVar { var: 0, set: *from };
-                crate::ir::passes::replay_lets::locals_read(self.p, &as_let, &mut read);
-            }
-            if !code.decided[pc] {
-                todo.extend(successors(op, pc));
-            }
-        }
-        let mut r = self.reads.first().copied().unwrap_or_default();
-        for (slot, _) in read.iter().enumerate().filter(|(_, r)| **r) {
-            r = r | Reads::local(slot);
-        }
+        let r = self.reads.first().copied().unwrap_or_default();
         if self.p.distinct_blocks > 0 || code.ops.iter().any(|op| matches!(op, Op::Memo { .. })) {
-            r = r
+            return r
                 | Reads::HASH
                 | Reads {
                     locals: u64::MAX,
