@@ -173,6 +173,22 @@ impl<const W: usize> CellBits<W> {
         !(*self & *other).is_empty()
     }
 
+    /// The lowest cell, if any.
+    #[inline]
+    #[must_use]
+    pub fn first(&self) -> Option<usize> {
+        let (i, w) = self.0.iter().enumerate().find(|(_, w)| **w != 0)?;
+        Some(64 * i + w.trailing_zeros() as usize)
+    }
+
+    /// The highest cell, if any.
+    #[inline]
+    #[must_use]
+    pub fn last(&self) -> Option<usize> {
+        let (i, w) = self.0.iter().enumerate().rev().find(|(_, w)| **w != 0)?;
+        Some(64 * i + 63 - w.leading_zeros() as usize)
+    }
+
     #[inline]
     #[must_use]
     pub fn len(&self) -> usize {

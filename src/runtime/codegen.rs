@@ -89,6 +89,16 @@ struct Emitter<'a> {
     /// Per op of the turn: where the generating walk arriving there goes on (see
     /// [`Emitter::gen_resolve`]).
     gen_busy: Vec<usize>,
+    /// Per op of the turn: how many decisions the move holds on arriving there, when every
+    /// walk agrees (see [`decision_depths`]).
+    depths: Vec<Option<u8>>,
+    /// Per op of the turn: the most decisions a move can hold on arriving there (see
+    /// [`most_decisions`]).
+    most: Vec<usize>,
+    /// The ray tables generated code looks up (see [`Emitter::ray_table`]), by shift, the
+    /// cells that have a next cell along it and whether the table walks against it; emitted
+    /// after the functions that name them.
+    rays: std::cell::RefCell<Vec<(i32, CellSet, bool)>>,
 }
 
 /// Parts of the position value an op, or the rest of a walk, looks at (or an op changes).
@@ -216,6 +226,9 @@ impl<'a> Emitter<'a> {
             replay_skips: vec![false; ops.len()],
             replay_locals: vec![false; crate::ir::MAX_SET_LOCALS],
             gen_busy: (0..ops.len()).collect(),
+            depths: decision_depths(p),
+            most: most_decisions(p),
+            rays: std::cell::RefCell::default(),
         };
         e.plan_replay();
         // Only blocks that compare hashes need their changes hashed; a block whose picks are
@@ -371,6 +384,41 @@ impl<'a> Emitter<'a> {
             self.gen_busy.get(pc).copied().unwrap_or(pc),
             vars,
         )
+    }
+
+    /// The call that appends `decision` to the move at `pc`, `offset` decisions after those it
+    /// arrives with: at a place fixed when compiling where every walk to `pc` agrees on it.
+    fn extend(&self, pc: usize, offset: usize, decision: &str) -> String {
+        match self.fixed_depth(pc, offset) {
+            Some(d) => format!("g.extend_at::<{d}>(m, {decision})"),
+            None => format!("g.extend(m, {decision})"),
+        }
+    }
+
+    /// [`Emitter::extend`] for the last decision of a move, which lists it.
+    fn leaf_with(&self, pc: usize, offset: usize, decision: &str) -> String {
+        match self.fixed_depth(pc, offset) {
+            Some(d) if d < SHORT_MOVE - 1 => {
+                format!("g.leaf_short_with_at::<{d}>(m, {decision});")
+            }
+            Some(d) => format!("g.leaf_with_at::<{d}>(m, {decision});"),
+            None => format!("g.leaf_with(m, {decision});"),
+        }
+    }
+
+    /// Lists the move, complete on arriving at `pc`: a move whose decisions all lie in its
+    /// first word (see [`Move::short`](crate::runtime::Move::short)) is listed as that word.
+    fn leaf(&self, pc: usize) -> String {
+        if self.most.get(pc).is_some_and(|&n| n < SHORT_MOVE) {
+            "g.leaf_short(m);".to_string()
+        } else {
+            "g.leaf(m);".to_string()
+        }
+    }
+
+    fn fixed_depth(&self, pc: usize, offset: usize) -> Option<usize> {
+        let d = usize::from(self.depths.get(pc).copied().flatten()?) + offset;
+        (d < crate::ir::MAX_DECISIONS).then_some(d)
     }
 
     /// `PW`, the position as the generating walk holds it, and `walk_pos`, which makes it
@@ -868,7 +916,7 @@ impl<'a> Emitter<'a> {
         }
         let _ = writeln!(
             out,
-            "\n    pub fn apply(e: &mut Engine<'_>, m: &Move) {{\n        let pos = P::of(e);\n        replay(e, pos, m)\n    }}\n\n    #[inline(always)]\n    fn replay{generic}(e: &mut {host}, pos: P, m: &Move) {{\n        let r = &mut Replay::new(m);\n        {}\n    }}",
+            "\n    pub fn apply(e: &mut Engine<'_>, m: &Move) {{\n        let pos = P::of(e);\n        replay(e, pos, m)\n    }}\n\n    #[inline(always)]\n    fn replay{generic}(e: &mut {host}, mut pos: P, m: &Move) {{\n        let r = &mut Replay::new(m);\n        let pos = &mut pos;\n        {}\n    }}",
             replay_at(code, 0, "[0; 16]")
         );
         if runs_fast(self.p) {
@@ -883,7 +931,7 @@ impl<'a> Emitter<'a> {
             if code.busy[pc] as usize == pc {
                 let _ = writeln!(
                     out,
-                    "\n    #[inline]\n    fn ap{pc}{generic}(e: &mut {host}, mut v: V, mut pos: P, r: &mut Replay<'_>) {{"
+                    "\n    #[inline]\n    fn ap{pc}{generic}(e: &mut {host}, mut v: V, pos: &mut P, r: &mut Replay<'_>) {{"
                 );
                 indent(out, &self.replay_prologue(code, pc));
             }
@@ -896,6 +944,68 @@ impl<'a> Emitter<'a> {
         }
         for id in 0..self.p.bools.len() {
             self.bool(out, id);
+        }
+        self.emit_ray_tables(out);
+    }
+
+    /// The most cells in a row along the vector of shift `k` (`has`: the cells with a next
+    /// cell).
+    fn longest_run(&self, k: i32, has: CellSet) -> i32 {
+        (0..self.p.board.len())
+            .map(|c| {
+                let (mut at, mut n) = (c, 0);
+                while has.contains(at) {
+                    let Some(next) = at.checked_add_signed(k as isize) else {
+                        break;
+                    };
+                    at = next;
+                    n += 1;
+                }
+                n
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The number of the table `RAYn` of the cells after each cell along the vector of shift
+    /// `k` (`has`: the cells with a next cell), or `back`wards, before it; registered for
+    /// [`Emitter::emit_ray_tables`].
+    fn ray_table(&self, k: i32, has: CellSet, back: bool) -> usize {
+        let mut rays = self.rays.borrow_mut();
+        if let Some(n) = rays.iter().position(|&r| r == (k, has, back)) {
+            return n;
+        }
+        rays.push((k, has, back));
+        rays.len() - 1
+    }
+
+    fn emit_ray_tables(&self, out: &mut String) {
+        let cells = self.p.board.len();
+        for (n, &(k, has, back)) in self.rays.borrow().iter().enumerate() {
+            let rows: Vec<String> = (0..cells)
+                .map(|c| {
+                    let mut ray = CellSet::EMPTY;
+                    let mut at = c;
+                    loop {
+                        // Forwards from a cell with a next one; backwards to one whose next
+                        // cell is this.
+                        let next = at.checked_add_signed(if back { -k } else { k } as isize);
+                        let Some(next) = next.filter(|&n| has.contains(if back { n } else { at }))
+                        else {
+                            break;
+                        };
+                        ray.insert(next);
+                        at = next;
+                    }
+                    format!("        {},\n", self.set_literal(ray))
+                })
+                .collect();
+            let along = if back { "against" } else { "along" };
+            let _ = writeln!(
+                out,
+                "\n    /// The cells after each cell {along} shift {k}.\n    static RAY{n}: [S; {cells}] = [\n{}    ];",
+                rows.concat()
+            );
         }
     }
 
@@ -1151,7 +1261,7 @@ impl<'a> Emitter<'a> {
 
     /// `{ let mut out = S::EMPTY; ... out }` per side of the relation, with `per_ray`'s
     /// code for each vector `(k, has)` (see [`Self::ray_shifts`]), chosen by the mover.
-    fn union_over_rays(&self, relation: u16, per_ray: impl Fn(i32, &str) -> String) -> String {
+    fn union_over_rays(&self, relation: u16, per_ray: impl Fn(i32, CellSet) -> String) -> String {
         let sides: Vec<String> = self
             .ray_shifts(relation)
             .unwrap_or_default()
@@ -1159,7 +1269,7 @@ impl<'a> Emitter<'a> {
             .map(|rays| {
                 let mut body = String::from("{\n    let mut out = S::EMPTY;\n");
                 for (k, has) in rays {
-                    for line in per_ray(*k, &self.set_literal(*has)).lines() {
+                    for line in per_ray(*k, *has).lines() {
                         let _ = writeln!(body, "    {line}");
                     }
                 }
@@ -1170,24 +1280,89 @@ impl<'a> Emitter<'a> {
         self.per_side(relation, &sides)
     }
 
+    /// `brackets(R, run, end)` when `end` holds one cell `f`: per vector, the cells on the ray
+    /// back from `f` up to the first one outside `run` (the nearest, highest or lowest by the
+    /// shift's sign, of the ray's cells outside `run`) but the one next to `f`, by ray tables
+    /// and no loop. `None` when the tables would be large (sets of more than two words).
+    fn brackets_from_cell(&self, relation: u16) -> Option<String> {
+        if self.set_words() > 2 {
+            return None;
+        }
+        let out = self.union_over_rays(relation, |k, has| {
+            let n = self.ray_table(k, has, true);
+            let first = if k > 0 { "last" } else { "first" };
+            format!(
+                "let ray = RAY{n}[f];\nif let Some(next) = ray.{first}() {{\n    let reach = match (ray - run).{first}() {{\n        Some(stop) => ray - RAY{n}[stop],\n        None => ray,\n    }};\n    out |= reach & RAY{n}[next];\n}}"
+            )
+        });
+        Some(out)
+    }
+
     /// `brackets(R, run, end)` by shifts: per vector, the closed runs are grown backwards from
     /// `end` through `run` until they stop growing, and a cell brackets when its next cell
     /// starts one. A run stops at the first cell outside `run`, so only `end - run` closes it.
     fn brackets_by_shifts(&self, relation: u16, run: u16, end: u16) -> String {
-        let out = self.union_over_rays(relation, |k, has| {
+        let fill = self.union_over_rays(relation, |k, has| {
             let back = -k;
+            let longest = self.longest_run(k, has);
+            let has = self.set_literal(has);
+            // Doubling steps (1, 2, 4, ... cells, each only over cells of `on`) reach as far
+            // as the longest line along the vector, with no loop to mispredict.
+            let mut grow = String::from("let mut p = on;\n");
+            let mut step = 1i32;
+            while (2 * step - 1) < longest {
+                let _ = write!(
+                    grow,
+                    "x |= p & x.shifted({});\np &= p.shifted({});\n",
+                    back * step,
+                    back * step
+                );
+                step *= 2;
+            }
+            let _ = write!(grow, "x |= p & x.shifted({});", back * step);
             format!(
-                "let on = run & {has};\nlet mut x = end.shifted({back}) & on;\nif !x.is_empty() {{\n    loop {{\n        let y = x | (x.shifted({back}) & on);\n        if y == x {{\n            break;\n        }}\n        x = y;\n    }}\n    out |= x.shifted({back}) & {has};\n}}"
+                "let on = run & {has};\nlet mut x = end.shifted({back}) & on;\nif !x.is_empty() {{\n{}\n    out |= x.shifted({back}) & {has};\n}}",
+                indent_lines(&grow)
             )
         });
+        // A single cell (`end` a piece's cell, or the one cell a set holds in play) takes
+        // the ray tables.
+        let out = match self.brackets_from_cell(relation) {
+            Some(rays) if self.at_most_one_cell(end) => {
+                format!("match end.first() {{\n    Some(f) => {rays},\n    None => S::EMPTY,\n}}")
+            }
+            Some(rays) => format!(
+                "if end.len() == 1 {{\n    let f = end.first().unwrap_or(0);\n{}\n}} else {{\n{}\n}}",
+                indent_lines(&format!("let out = {rays};\nout")),
+                indent_lines(&fill)
+            ),
+            None => fill,
+        };
         format!(
             "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand) - run;\nlet out = {out};\nout & d"
         )
     }
 
-    /// `between(R, from, run, end)` by shifts: per vector, a walk of one cell from `from`.
+    /// `between(R, from, run, end)` by shifts: per vector, the cells of `run` from `from` on,
+    /// when the first cell after them is one of `end`. On sets of at most two words by ray
+    /// tables (the first cell outside `run` is the lowest or highest by the shift's sign);
+    /// otherwise by a walk of one cell at a time.
     fn between_by_shifts(&self, relation: u16, from: CellRef, run: u16, end: u16) -> String {
+        if self.set_words() <= 2 {
+            let out = self.union_over_rays(relation, |k, has| {
+                let n = self.ray_table(k, has, false);
+                let first = if k > 0 { "first" } else { "last" };
+                format!(
+                    "let ray = RAY{n}.get(f).copied().unwrap_or(S::EMPTY);\nif let Some(stop) = (ray - run).{first}() {{\n    if end.contains(stop) {{\n        out |= ray - RAY{n}[stop] - S::single(stop);\n    }}\n}}"
+                )
+            });
+            return format!(
+                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\nlet f = usize::from({});\nlet out = {out};\nout & d",
+                cell(from, "cand")
+            );
+        }
         let out = self.union_over_rays(relation, |k, has| {
+            let has = self.set_literal(has);
             format!(
                 "let mut line = S::EMPTY;\nlet mut at = (start & {has}).shifted({k});\nwhile at.intersects(&run) {{\n    line |= at;\n    at = (at & {has}).shifted({k});\n}}\nif !line.is_empty() && at.intersects(&end) {{\n    out |= line;\n}}"
             )
@@ -1245,7 +1420,7 @@ impl<'a> Emitter<'a> {
         // The position comes by reference: only an op that changes it copies it (a change
         // that waits copies it where it is made).
         let body = if code.decided[pc] {
-            "g.leaf(m);".to_string()
+            self.leaf(pc)
         } else if let Some(body) = self.sunk(code, pc) {
             body
         } else {
@@ -1318,7 +1493,7 @@ impl<'a> Emitter<'a> {
         };
         if code.decided[q] {
             *dropped |= pending.iter().any(|&p| effect_of(p) != Effect::Skip);
-            return Some("g.leaf(m);".to_string());
+            return Some(self.leaf(q));
         }
         if pending.len() < 6 && self.deferrable(code, q) {
             let mut more = pending.to_vec();
@@ -1405,7 +1580,7 @@ impl<'a> Emitter<'a> {
                     }
                 };
                 let then = if code.decided[self.gen_busy[pc + 1]] {
-                    "g.leaf(m);".to_string()
+                    self.leaf(pc + 1)
                 } else {
                     format!(
                         "let mut pos = *pos;\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{changes}{};",
@@ -1414,21 +1589,24 @@ impl<'a> Emitter<'a> {
                     )
                 };
                 format!(
-                    "{}let who = {};\nlet table = &e.program().placements[{table}];\nlet max = i{max}(e, &pos, &v, 0);\nlet feet = {feet};\nfor (k, shape) in e.program().shapes.iter().enumerate() {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    if pos.counters[stock] <= 0 {{\n        continue;\n    }}\n    let (first, end) = table.by_shape[k];\n    for index in first..end {{\n        let inst = &table.instances[index as usize];\n        let parts = table.parts_of(inst);\n        let mut z = 0i32;\n        for part in parts {{\n            z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n        }}\n        if z + i32::from(inst.max_top) > max\n            || !parts.iter().all(|part| {{\n                !part.foot\n                    || (feet.contains(usize::from(part.cell))\n                        && pos.counters[{layer}usize + usize::from(part.cell)] == z + i32::from(part.bottom))\n            }})\n        {{\n            continue;\n        }}\n        let [hi, lo] = (index as u16).to_be_bytes();\n        if let Some(m) = g.extend(m, hi).and_then(|m| g.extend(m, lo)) {{\n{}\n        }}\n    }}\n}}",
+                    "{}let who = {};\nlet table = &e.program().placements[{table}];\nlet max = i{max}(e, &pos, &v, 0);\nlet feet = {feet};\nfor (k, shape) in e.program().shapes.iter().enumerate() {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    if pos.counters[stock] <= 0 {{\n        continue;\n    }}\n    let (first, end) = table.by_shape[k];\n    for index in first..end {{\n        let inst = &table.instances[index as usize];\n        let parts = table.parts_of(inst);\n        let mut z = 0i32;\n        for part in parts {{\n            z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n        }}\n        if z + i32::from(inst.max_top) > max\n            || !parts.iter().all(|part| {{\n                !part.foot\n                    || (feet.contains(usize::from(part.cell))\n                        && pos.counters[{layer}usize + usize::from(part.cell)] == z + i32::from(part.bottom))\n            }})\n        {{\n            continue;\n        }}\n        let [hi, lo] = (index as u16).to_be_bytes();\n        if let Some(m) = {}.and_then(|m| {}) {{\n{}\n        }}\n    }}\n}}",
                     no_player_guard(*who),
                     player(*who, "0u16"),
+                    self.extend(pc, 0, "hi"),
+                    self.extend(pc, 1, "lo"),
                     then.lines().map(|l| format!("            {l}")).collect::<Vec<_>>().join("\n")
                 )
             }
             Op::PickDir { var, relation } => {
                 let n = self.p.relations[usize::from(*relation)].rays.len();
                 let then = if code.decided[self.gen_busy[pc + 1]] {
-                    "g.leaf(m);".to_string()
+                    self.leaf(pc + 1)
                 } else {
                     format!("let mut w = v;\n        w[{var}] = i as u16;\n        {};", self.at(pc + 1, "w"))
                 };
                 format!(
-                    "let rel = &e.program().relations[{relation}];\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.rt_mover()) {{\n        continue;\n    }}\n    if let Some(m) = g.extend(m, i as u8) {{\n        {then}\n    }}\n}}"
+                    "let rel = &e.program().relations[{relation}];\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.rt_mover()) {{\n        continue;\n    }}\n    if let Some(m) = {} {{\n        {then}\n    }}\n}}",
+                    self.extend(pc, 0, "i as u8")
                 )
             }
             Op::Pick { var, from } => {
@@ -1443,19 +1621,22 @@ impl<'a> Emitter<'a> {
                     );
                 }
                 // On a board whose ids pass 255 a cell is two decisions, high byte first.
-                let (wide, record) = if self.p.wide_picks() {
-                    ("g.extend(m, (c >> 8) as u8).and_then(|m| g.extend(m, c as u8))", "g.extend(m, (c >> 8) as u8)")
+                let (wide, record, last) = if self.p.wide_picks() {
+                    let high = self.extend(pc, 0, "(c >> 8) as u8");
+                    let low = self.extend(pc, 1, "c as u8");
+                    (format!("{high}.and_then(|m| {low})"), high, self.leaf_with(pc, 1, "c as u8"))
                 } else {
-                    ("g.extend(m, c as u8)", "")
+                    (self.extend(pc, 0, "c as u8"), String::new(), self.leaf_with(pc, 0, "c as u8"))
                 };
-                if code.decided[self.gen_busy[pc + 1]] && self.p.wide_picks() {
-                    format!("{head}for c in set.iter() {{\n    if let Some(m) = {record} {{\n        g.leaf_with(m, c as u8);\n    }}\n}}")
-                } else if code.decided[self.gen_busy[pc + 1]] {
-                    format!("{head}for c in set.iter() {{\n    g.leaf_with(m, c as u8);\n}}")
+                let then = self.at(pc + 1, "w");
+                let decided = code.decided[self.gen_busy[pc + 1]];
+                if decided && self.p.wide_picks() {
+                    format!("{head}for c in set.iter() {{\n    if let Some(m) = {record} {{\n        {last}\n    }}\n}}")
+                } else if decided {
+                    format!("{head}for c in set.iter() {{\n    {last}\n}}")
                 } else {
                     format!(
-                        "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u16;\n    if let Some(m) = {wide} {{\n        {};\n    }}\n}}",
-                        self.at(pc + 1, "w")
+                        "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u16;\n    if let Some(m) = {wide} {{\n        {then};\n    }}\n}}"
                     )
                 }
             }
@@ -1529,7 +1710,8 @@ impl<'a> Emitter<'a> {
                 for (i, start) in branches.iter().enumerate() {
                     let _ = writeln!(
                         s,
-                        "if let Some(m) = g.extend(m, {i}) {{\n    {};\n}}",
+                        "if let Some(m) = {} {{\n    {};\n}}",
+                        self.extend(pc, 0, &i.to_string()),
                         self.at(*start as usize, "v")
                     );
                 }
@@ -1540,7 +1722,8 @@ impl<'a> Emitter<'a> {
                 for (i, start) in branches.iter().enumerate() {
                     let _ = writeln!(
                         s,
-                        "    let before = g.leaves();\n    if let Some(m) = g.extend(m, {i}) {{\n        {};\n    }}\n    if g.leaves() != before {{\n        break 'first;\n    }}",
+                        "    let before = g.leaves();\n    if let Some(m) = {} {{\n        {};\n    }}\n    if g.leaves() != before {{\n        break 'first;\n    }}",
+                        self.extend(pc, 0, &i.to_string()),
                         self.at(*start as usize, "v")
                     );
                 }
@@ -1599,7 +1782,8 @@ impl<'a> Emitter<'a> {
                     &next,
                 );
                 format!(
-                    "g.set_chance();\nfor k in 0..{count}u16 {{\n    if let Some(m) = g.extend(m, k as u8) {{\n        let mut pos = *pos;\n{}\n    }}\n}}",
+                    "g.set_chance();\nfor k in 0..{count}u16 {{\n    if let Some(m) = {} {{\n        let mut pos = *pos;\n{}\n    }}\n}}",
+                    self.extend(pc, 0, "k as u8"),
                     change.lines().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
                 )
             }
@@ -1628,8 +1812,8 @@ impl<'a> Emitter<'a> {
             ),
             // The result is set when the move is applied; listing it needs nothing more than
             // a player to win or lose.
-            Op::Finish(Finish::Win(p) | Finish::Lose(p)) => no_player_guard(*p) + "g.leaf(m);",
-            Op::Finish(_) | Op::Done => "g.leaf(m);".to_string(),
+            Op::Finish(Finish::Win(p) | Finish::Lose(p)) => no_player_guard(*p) + &self.leaf(pc),
+            Op::Finish(_) | Op::Done => self.leaf(pc),
         }
     }
 
@@ -2176,6 +2360,107 @@ fn exit_of(op: &Op) -> usize {
         _ => 0,
     }
 }
+
+/// Per op of the turn: how many decisions a move holds on arriving there, when every walk that
+/// reaches it agrees (`None` where walks differ, e.g. in a `repeat` that chooses whether to go
+/// on, or where none goes). Generated code then writes a decision at a place fixed when
+/// compiling ([`Gen::extend_at`](super::compiled::Gen::extend_at)).
+fn decision_depths(p: &Program) -> Vec<Option<u8>> {
+    /// Not reached yet; a known count; walks that differ.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Depth {
+        Unreached,
+        At(u8),
+        Varies,
+    }
+    let ops = &p.turn.ops;
+    let pick = if p.wide_picks() { 2 } else { 1 };
+    let mut depth = vec![Depth::Unreached; ops.len() + 1];
+    if let Some(first) = depth.first_mut() {
+        *first = Depth::At(0);
+    }
+    let mut work = vec![0usize];
+    while let Some(pc) = work.pop() {
+        let (Some(op), Some(&here)) = (ops.get(pc), depth.get(pc)) else {
+            continue;
+        };
+        // A direction is one decision on any board; a cell two past 255 cells.
+        let added = match op {
+            Op::Pick { .. } => Some(pick),
+            Op::Place { .. } => Some(2),
+            Op::PickDir { .. } | Op::Roll { .. } | Op::Either(_) | Op::First(_) => Some(1),
+            Op::RepeatCheck { min, max, .. } if min < max => None,
+            _ => Some(0),
+        };
+        let after = match (here, added) {
+            (Depth::At(d), Some(n)) => d.checked_add(n).map_or(Depth::Varies, Depth::At),
+            _ => Depth::Varies,
+        };
+        for next in successors(op, pc) {
+            let Some(slot) = depth.get_mut(next) else {
+                continue;
+            };
+            let merged = match *slot {
+                Depth::Unreached => after,
+                old if old == after => old,
+                _ => Depth::Varies,
+            };
+            if merged != *slot {
+                *slot = merged;
+                work.push(next);
+            }
+        }
+    }
+    depth
+        .into_iter()
+        .map(|d| match d {
+            Depth::At(d) => Some(d),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Per op of the turn: the most decisions a move can hold on arriving there, up to
+/// [`crate::ir::MAX_DECISIONS`] (also where no walk goes).
+fn most_decisions(p: &Program) -> Vec<usize> {
+    let ops = &p.turn.ops;
+    let cap = crate::ir::MAX_DECISIONS;
+    let pick = if p.wide_picks() { 2 } else { 1 };
+    let mut most: Vec<Option<usize>> = vec![None; ops.len() + 1];
+    if let Some(first) = most.first_mut() {
+        *first = Some(0);
+    }
+    let mut work = vec![0usize];
+    while let Some(pc) = work.pop() {
+        let (Some(op), Some(Some(here))) = (ops.get(pc), most.get(pc).copied()) else {
+            continue;
+        };
+        let added = match op {
+            Op::Pick { .. } => pick,
+            Op::Place { .. } => 2,
+            Op::PickDir { .. }
+            | Op::Roll { .. }
+            | Op::Either(_)
+            | Op::First(_)
+            | Op::RepeatCheck { .. } => 1,
+            _ => 0,
+        };
+        // Capped, so that a loop that chooses stops growing.
+        let after = (here + added).min(cap);
+        for next in successors(op, pc) {
+            if let Some(slot) = most.get_mut(next) {
+                if slot.is_none_or(|old| old < after) {
+                    *slot = Some(after);
+                    work.push(next);
+                }
+            }
+        }
+    }
+    most.into_iter().map(|n| n.unwrap_or(cap)).collect()
+}
+
+/// Moves of fewer decisions than this hold them all in their first word.
+const SHORT_MOVE: usize = 8;
 
 /// Where the walk may go after `op` at `pc`.
 fn successors(op: &Op, pc: usize) -> Vec<usize> {

@@ -204,6 +204,39 @@ impl<'o> Gen<'o> {
         }
     }
 
+    /// [`Gen::extend`] where the move holds exactly `D` decisions (the code generator has
+    /// proved it for the choice), so it cannot be full.
+    #[inline]
+    pub fn extend_at<const D: usize>(&mut self, m: Move, decision: u8) -> Option<Move> {
+        if self.steps_left == 0 {
+            return None;
+        }
+        self.steps_left -= 1;
+        Some(m.pushed_at::<D>(decision))
+    }
+
+    /// [`Gen::leaf_with`] where the move holds exactly `D` decisions.
+    #[inline]
+    pub fn leaf_with_at<const D: usize>(&mut self, m: Move, decision: u8) {
+        if let Some(m) = self.extend_at::<D>(m, decision) {
+            self.out.push(m);
+        }
+    }
+
+    /// [`Gen::leaf`] for a move of at most seven decisions ([`Move::short`]).
+    #[inline]
+    pub fn leaf_short(&mut self, m: Move) {
+        self.out.push(m.short());
+    }
+
+    /// [`Gen::leaf_with_at`] for a move of at most seven decisions ([`Move::short`]).
+    #[inline]
+    pub fn leaf_short_with_at<const D: usize>(&mut self, m: Move, decision: u8) {
+        if let Some(m) = self.extend_at::<D>(m, decision) {
+            self.out.push(m.short());
+        }
+    }
+
     /// The move is complete.
     #[inline]
     pub fn leaf(&mut self, m: Move) {

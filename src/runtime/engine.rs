@@ -240,19 +240,22 @@ impl History {
     }
 }
 
-/// The keys of a game line ([`history_key`]), the current position's last, with how many keys
-/// fall in each of [`Line::BUCKETS`] buckets (by their low bits): counting a key's earlier
-/// occurrences ([`repetitions`], once a ply) scans the line only when its bucket holds a key,
-/// which in a line of a few hundred positions is seldom. Invariant: `buckets[b]` is the number
-/// of keys in `keys` whose bucket is `b` (the buckets are allocated with the first key).
+/// The keys of a game line ([`history_key`]), the current position's last, chained by bucket
+/// (a key's low bits, [`Line::BUCKETS`] of them): counting a key's earlier occurrences
+/// ([`repetitions`], once a ply) visits only the keys of its bucket, which in a line of a few
+/// hundred positions are its repetitions and seldom another. Invariants: `prev[i]` is the
+/// index of the last key before `i` in the bucket of key `i` ([`Line::NONE`] if none), and
+/// `heads[b]` that of the last key of bucket `b` (the heads are allocated with the first key).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Line {
     keys: Vec<u64>,
-    buckets: Vec<u32>,
+    prev: Vec<u32>,
+    heads: Vec<u32>,
 }
 
 impl Line {
     const BUCKETS: usize = 1024;
+    const NONE: u32 = u32::MAX;
 
     fn bucket(key: u64) -> usize {
         // The keys are Zobrist hashes: their low bits are as random as any.
@@ -270,16 +273,19 @@ impl Line {
     }
 
     pub(super) fn push(&mut self, key: u64) {
-        if self.buckets.is_empty() {
-            self.buckets = vec![0; Line::BUCKETS];
+        if self.heads.is_empty() {
+            self.heads = vec![Line::NONE; Line::BUCKETS];
         }
-        self.buckets[Line::bucket(key)] += 1;
+        let head = &mut self.heads[Line::bucket(key)];
+        self.prev.push(*head);
+        // A line never holds 4 billion positions: a game stops at its ply limit long before.
+        *head = u32::try_from(self.keys.len()).unwrap_or(Line::NONE);
         self.keys.push(key);
     }
 
     pub(super) fn pop(&mut self) {
-        if let Some(key) = self.keys.pop() {
-            self.buckets[Line::bucket(key)] -= 1;
+        if let (Some(key), Some(prev)) = (self.keys.pop(), self.prev.pop()) {
+            self.heads[Line::bucket(key)] = prev;
         }
     }
 
@@ -293,11 +299,17 @@ impl Line {
     /// How many keys of the line are `key`.
     #[must_use]
     pub(super) fn count(&self, key: u64) -> usize {
-        if self.buckets.get(Line::bucket(key)).is_none_or(|&n| n == 0) {
-            return 0;
+        let mut at = self
+            .heads
+            .get(Line::bucket(key))
+            .copied()
+            .unwrap_or(Line::NONE);
+        let mut n = 0;
+        while let Some(&k) = self.keys.get(at as usize) {
+            n += usize::from(k == key);
+            at = self.prev[at as usize];
         }
-        // A sum of 0s and 1s rather than a filtered count, so that the scan is vectorised.
-        self.keys.iter().map(|&k| usize::from(k == key)).sum()
+        n
     }
 }
 

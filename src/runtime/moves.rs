@@ -59,6 +59,34 @@ impl Move {
         true
     }
 
+    /// The move with its words past the first cleared: the same move when it holds at most
+    /// seven decisions (bytes past the length are no part of it). Generated code lists such
+    /// moves this way: a copy of all the words right after the walk wrote the first would
+    /// read it back with a wider load than the store, which waits for the store to finish
+    /// (a store-forwarding stall), where a copy of the first word alone does not.
+    #[inline]
+    #[must_use]
+    pub fn short(self) -> Move {
+        Move {
+            words: [self.words[0], 0, 0],
+        }
+    }
+
+    /// This move, which holds exactly `D` decisions, with `d` appended: the byte's place is
+    /// known when the code is compiled, so appending is a masked write and a new length
+    /// (generated code uses it where every walk reaching a choice has taken `D` decisions).
+    #[inline]
+    #[must_use]
+    pub fn pushed_at<const D: usize>(self, d: u8) -> Move {
+        const { assert!(D < MAX_DECISIONS) };
+        let byte = D + 1;
+        let shift = (byte % 8) * 8;
+        let mut words = self.words;
+        words[byte / 8] = (words[byte / 8] & !(0xff_u64 << shift)) | (u64::from(d) << shift);
+        words[0] = (words[0] & !0xff) | (byte as u64);
+        Move { words }
+    }
+
     #[inline]
     #[must_use]
     pub fn len(&self) -> usize {

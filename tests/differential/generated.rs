@@ -876,13 +876,13 @@ mod p0 {
 
     #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<0>(m, 1) {
             at18(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 2) {
+        if let Some(m) = g.extend_at::<0>(m, 2) {
             at8(e, v, &pos, m, g);
         }
     }
@@ -893,7 +893,7 @@ mod p0 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at2(e, w, &pos, m, g);
             }
         }
@@ -903,7 +903,7 @@ mod p0 {
     fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
 
@@ -990,13 +990,14 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+    fn replay(e: &mut Engine<'_>, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap18(e, v, pos, r),
@@ -1006,19 +1007,19 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
@@ -1032,7 +1033,7 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(11u16);
         let to = usize::from(v[0]);
         if from != to {
@@ -1046,18 +1047,18 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = 0;
         ap10(e, v, pos, r);
     }
 
     #[inline]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[2];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
@@ -1073,13 +1074,13 @@ mod p0 {
     }
 
     #[inline]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[3] = u16::from(r.decision());
         ap12(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[3]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -1087,23 +1088,23 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = v[2].wrapping_add(1);
         ap10(e, v, pos, r);
     }
 
     #[inline]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap16(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap18(e, v, pos, r);
     }
 
     #[inline]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -1114,7 +1115,7 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
@@ -1123,13 +1124,13 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -3282,7 +3283,7 @@ mod p1 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at1(e, w, &pos, m, g);
             }
         }
@@ -3294,7 +3295,7 @@ mod p1 {
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at5(e, w, &pos, m, g);
             }
         }
@@ -3344,7 +3345,7 @@ mod p1 {
 
     #[inline(always)]
     fn at10(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -3353,25 +3354,26 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+    fn replay(e: &mut Engine<'_>, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
@@ -3385,17 +3387,17 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap6(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -3406,7 +3408,7 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -3417,12 +3419,12 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap10(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -3433,18 +3435,18 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap13(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -3455,7 +3457,7 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b8(e, &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
@@ -3464,13 +3466,13 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -3655,32 +3657,25 @@ mod p1 {
     fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         let run = s32(e, pos, v, ALL, cand);
         let end = s33(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(v[0]));
+        let f = usize::from(v[0]);
         let out = match e.rt_mover() {
             0 => {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xbfbfbfbfbfbfbfbf, 0x3fbf])).shifted(1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xbfbfbfbfbfbfbfbf, 0x3fbf])).shifted(1);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
             out
         },
             _ => {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7f7f7f7f7f7f7f7e, 0x7f7f])).shifted(-1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7f7f7f7f7f7f7f7e, 0x7f7f])).shifted(-1);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY1.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY1[stop] - S::single(stop);
+                }
             }
             out
         },
@@ -3702,105 +3697,162 @@ mod p1 {
     fn s37<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         let run = s35(e, pos, v, ALL, cand);
         let end = s36(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0x9f9f9f9f9f9f9f9f, 0x1f]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY2[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY2[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY2[next];
                 }
-                out |= x.shifted(-10) & S::from_words([0x9f9f9f9f9f9f9f9f, 0x1f]);
-            }
-            let on = run & S::from_words([0x3fbfbfbfbfbfbfbf, 0x0]);
-            let mut x = end.shifted(-17) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-17) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY3[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY3[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY3[next];
                 }
-                out |= x.shifted(-17) & S::from_words([0x3fbfbfbfbfbfbfbf, 0x0]);
-            }
-            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f, 0x0]);
-            let mut x = end.shifted(-15) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-15) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY4[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY4[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY4[next];
                 }
-                out |= x.shifted(-15) & S::from_words([0x7f7f7f7f7f7f7f7f, 0x0]);
-            }
-            let on = run & S::from_words([0x7e7e7e7e7e7e7e7e, 0x7e]);
-            let mut x = end.shifted(-6) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-6) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY5[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY5[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY5[next];
                 }
-                out |= x.shifted(-6) & S::from_words([0x7e7e7e7e7e7e7e7e, 0x7e]);
-            }
-            let on = run & S::from_words([0x7e7e7e7e7e7e7c00, 0x7e7e]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY6[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY6[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY6[next];
                 }
-                out |= x.shifted(10) & S::from_words([0x7e7e7e7e7e7e7c00, 0x7e7e]);
-            }
-            let on = run & S::from_words([0x7f7f7f7f7f7e0000, 0x7f7f]);
-            let mut x = end.shifted(17) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(17) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY7[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY7[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY7[next];
                 }
-                out |= x.shifted(17) & S::from_words([0x7f7f7f7f7f7e0000, 0x7f7f]);
-            }
-            let on = run & S::from_words([0xbfbfbfbfbfbf8000, 0x3fbf]);
-            let mut x = end.shifted(15) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(15) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY8[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY8[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY8[next];
                 }
-                out |= x.shifted(15) & S::from_words([0xbfbfbfbfbfbf8000, 0x3fbf]);
-            }
-            let on = run & S::from_words([0x9f9f9f9f9f9f9f80, 0x1f9f]);
-            let mut x = end.shifted(6) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(6) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY9[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY9[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY9[next];
                 }
-                out |= x.shifted(6) & S::from_words([0x9f9f9f9f9f9f9f80, 0x1f9f]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0x9f9f9f9f9f9f9f9f, 0x1f]);
+                let mut x = end.shifted(-10) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-10);
+                    p &= p.shifted(-10);
+                    x |= p & x.shifted(-20);
+                    out |= x.shifted(-10) & S::from_words([0x9f9f9f9f9f9f9f9f, 0x1f]);
+                }
+                let on = run & S::from_words([0x3fbfbfbfbfbfbfbf, 0x0]);
+                let mut x = end.shifted(-17) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-17);
+                    p &= p.shifted(-17);
+                    x |= p & x.shifted(-34);
+                    p &= p.shifted(-34);
+                    x |= p & x.shifted(-68);
+                    out |= x.shifted(-17) & S::from_words([0x3fbfbfbfbfbfbfbf, 0x0]);
+                }
+                let on = run & S::from_words([0x7f7f7f7f7f7f7f7f, 0x0]);
+                let mut x = end.shifted(-15) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-15);
+                    p &= p.shifted(-15);
+                    x |= p & x.shifted(-30);
+                    p &= p.shifted(-30);
+                    x |= p & x.shifted(-60);
+                    out |= x.shifted(-15) & S::from_words([0x7f7f7f7f7f7f7f7f, 0x0]);
+                }
+                let on = run & S::from_words([0x7e7e7e7e7e7e7e7e, 0x7e]);
+                let mut x = end.shifted(-6) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-6);
+                    p &= p.shifted(-6);
+                    x |= p & x.shifted(-12);
+                    out |= x.shifted(-6) & S::from_words([0x7e7e7e7e7e7e7e7e, 0x7e]);
+                }
+                let on = run & S::from_words([0x7e7e7e7e7e7e7c00, 0x7e7e]);
+                let mut x = end.shifted(10) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(10);
+                    p &= p.shifted(10);
+                    x |= p & x.shifted(20);
+                    out |= x.shifted(10) & S::from_words([0x7e7e7e7e7e7e7c00, 0x7e7e]);
+                }
+                let on = run & S::from_words([0x7f7f7f7f7f7e0000, 0x7f7f]);
+                let mut x = end.shifted(17) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(17);
+                    p &= p.shifted(17);
+                    x |= p & x.shifted(34);
+                    p &= p.shifted(34);
+                    x |= p & x.shifted(68);
+                    out |= x.shifted(17) & S::from_words([0x7f7f7f7f7f7e0000, 0x7f7f]);
+                }
+                let on = run & S::from_words([0xbfbfbfbfbfbf8000, 0x3fbf]);
+                let mut x = end.shifted(15) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(15);
+                    p &= p.shifted(15);
+                    x |= p & x.shifted(30);
+                    p &= p.shifted(30);
+                    x |= p & x.shifted(60);
+                    out |= x.shifted(15) & S::from_words([0xbfbfbfbfbfbf8000, 0x3fbf]);
+                }
+                let on = run & S::from_words([0x9f9f9f9f9f9f9f80, 0x1f9f]);
+                let mut x = end.shifted(6) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(6);
+                    p &= p.shifted(6);
+                    x |= p & x.shifted(12);
+                    out |= x.shifted(6) & S::from_words([0x9f9f9f9f9f9f9f80, 0x1f9f]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -3984,6 +4036,836 @@ mod p1 {
     fn b9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
+
+    /// The cells after each cell along shift 1.
+    static RAY0: [S; 79] = [
+        S::from_words([0x7e, 0x0]),
+        S::from_words([0x7c, 0x0]),
+        S::from_words([0x78, 0x0]),
+        S::from_words([0x70, 0x0]),
+        S::from_words([0x60, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x7f00, 0x0]),
+        S::from_words([0x7e00, 0x0]),
+        S::from_words([0x7c00, 0x0]),
+        S::from_words([0x7800, 0x0]),
+        S::from_words([0x7000, 0x0]),
+        S::from_words([0x6000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x7f0000, 0x0]),
+        S::from_words([0x7e0000, 0x0]),
+        S::from_words([0x7c0000, 0x0]),
+        S::from_words([0x780000, 0x0]),
+        S::from_words([0x700000, 0x0]),
+        S::from_words([0x600000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x7f000000, 0x0]),
+        S::from_words([0x7e000000, 0x0]),
+        S::from_words([0x7c000000, 0x0]),
+        S::from_words([0x78000000, 0x0]),
+        S::from_words([0x70000000, 0x0]),
+        S::from_words([0x60000000, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x7f00000000, 0x0]),
+        S::from_words([0x7e00000000, 0x0]),
+        S::from_words([0x7c00000000, 0x0]),
+        S::from_words([0x7800000000, 0x0]),
+        S::from_words([0x7000000000, 0x0]),
+        S::from_words([0x6000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x7f0000000000, 0x0]),
+        S::from_words([0x7e0000000000, 0x0]),
+        S::from_words([0x7c0000000000, 0x0]),
+        S::from_words([0x780000000000, 0x0]),
+        S::from_words([0x700000000000, 0x0]),
+        S::from_words([0x600000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x7f000000000000, 0x0]),
+        S::from_words([0x7e000000000000, 0x0]),
+        S::from_words([0x7c000000000000, 0x0]),
+        S::from_words([0x78000000000000, 0x0]),
+        S::from_words([0x70000000000000, 0x0]),
+        S::from_words([0x60000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x7f00000000000000, 0x0]),
+        S::from_words([0x7e00000000000000, 0x0]),
+        S::from_words([0x7c00000000000000, 0x0]),
+        S::from_words([0x7800000000000000, 0x0]),
+        S::from_words([0x7000000000000000, 0x0]),
+        S::from_words([0x6000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x7f]),
+        S::from_words([0x0, 0x7e]),
+        S::from_words([0x0, 0x7c]),
+        S::from_words([0x0, 0x78]),
+        S::from_words([0x0, 0x70]),
+        S::from_words([0x0, 0x60]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x7f00]),
+        S::from_words([0x0, 0x7e00]),
+        S::from_words([0x0, 0x7c00]),
+        S::from_words([0x0, 0x7800]),
+        S::from_words([0x0, 0x7000]),
+        S::from_words([0x0, 0x6000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+    ];
+
+    /// The cells after each cell along shift -1.
+    static RAY1: [S; 79] = [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x3, 0x0]),
+        S::from_words([0x7, 0x0]),
+        S::from_words([0xf, 0x0]),
+        S::from_words([0x1f, 0x0]),
+        S::from_words([0x3f, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x180, 0x0]),
+        S::from_words([0x380, 0x0]),
+        S::from_words([0x780, 0x0]),
+        S::from_words([0xf80, 0x0]),
+        S::from_words([0x1f80, 0x0]),
+        S::from_words([0x3f80, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x18000, 0x0]),
+        S::from_words([0x38000, 0x0]),
+        S::from_words([0x78000, 0x0]),
+        S::from_words([0xf8000, 0x0]),
+        S::from_words([0x1f8000, 0x0]),
+        S::from_words([0x3f8000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1800000, 0x0]),
+        S::from_words([0x3800000, 0x0]),
+        S::from_words([0x7800000, 0x0]),
+        S::from_words([0xf800000, 0x0]),
+        S::from_words([0x1f800000, 0x0]),
+        S::from_words([0x3f800000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x180000000, 0x0]),
+        S::from_words([0x380000000, 0x0]),
+        S::from_words([0x780000000, 0x0]),
+        S::from_words([0xf80000000, 0x0]),
+        S::from_words([0x1f80000000, 0x0]),
+        S::from_words([0x3f80000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x18000000000, 0x0]),
+        S::from_words([0x38000000000, 0x0]),
+        S::from_words([0x78000000000, 0x0]),
+        S::from_words([0xf8000000000, 0x0]),
+        S::from_words([0x1f8000000000, 0x0]),
+        S::from_words([0x3f8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1800000000000, 0x0]),
+        S::from_words([0x3800000000000, 0x0]),
+        S::from_words([0x7800000000000, 0x0]),
+        S::from_words([0xf800000000000, 0x0]),
+        S::from_words([0x1f800000000000, 0x0]),
+        S::from_words([0x3f800000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x180000000000000, 0x0]),
+        S::from_words([0x380000000000000, 0x0]),
+        S::from_words([0x780000000000000, 0x0]),
+        S::from_words([0xf80000000000000, 0x0]),
+        S::from_words([0x1f80000000000000, 0x0]),
+        S::from_words([0x3f80000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x1]),
+        S::from_words([0x8000000000000000, 0x3]),
+        S::from_words([0x8000000000000000, 0x7]),
+        S::from_words([0x8000000000000000, 0xf]),
+        S::from_words([0x8000000000000000, 0x1f]),
+        S::from_words([0x8000000000000000, 0x3f]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x180]),
+        S::from_words([0x0, 0x380]),
+        S::from_words([0x0, 0x780]),
+        S::from_words([0x0, 0xf80]),
+        S::from_words([0x0, 0x1f80]),
+        S::from_words([0x0, 0x3f80]),
+    ];
+
+    /// The cells after each cell against shift 10.
+    static RAY2: [S; 79] = [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x401, 0x0]),
+        S::from_words([0x802, 0x0]),
+        S::from_words([0x1004, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20080, 0x0]),
+        S::from_words([0x40100, 0x0]),
+        S::from_words([0x80200, 0x0]),
+        S::from_words([0x100401, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2008000, 0x0]),
+        S::from_words([0x4010000, 0x0]),
+        S::from_words([0x8020080, 0x0]),
+        S::from_words([0x10040100, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200800000, 0x0]),
+        S::from_words([0x401000000, 0x0]),
+        S::from_words([0x802008000, 0x0]),
+        S::from_words([0x1004010000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20080000000, 0x0]),
+        S::from_words([0x40100000000, 0x0]),
+        S::from_words([0x80200800000, 0x0]),
+        S::from_words([0x100401000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2008000000000, 0x0]),
+        S::from_words([0x4010000000000, 0x0]),
+        S::from_words([0x8020080000000, 0x0]),
+        S::from_words([0x10040100000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200800000000000, 0x0]),
+        S::from_words([0x401000000000000, 0x0]),
+        S::from_words([0x802008000000000, 0x0]),
+        S::from_words([0x1004010000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x80000000000000, 0x2]),
+        S::from_words([0x100000000000000, 0x4]),
+        S::from_words([0x200800000000000, 0x8]),
+        S::from_words([0x401000000000000, 0x10]),
+    ];
+
+    /// The cells after each cell against shift 17.
+    static RAY3: [S; 79] = [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20001, 0x0]),
+        S::from_words([0x40002, 0x0]),
+        S::from_words([0x80004, 0x0]),
+        S::from_words([0x100008, 0x0]),
+        S::from_words([0x200010, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000080, 0x0]),
+        S::from_words([0x2000100, 0x0]),
+        S::from_words([0x4000200, 0x0]),
+        S::from_words([0x8000400, 0x0]),
+        S::from_words([0x10000800, 0x0]),
+        S::from_words([0x20001000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100008000, 0x0]),
+        S::from_words([0x200010000, 0x0]),
+        S::from_words([0x400020001, 0x0]),
+        S::from_words([0x800040002, 0x0]),
+        S::from_words([0x1000080004, 0x0]),
+        S::from_words([0x2000100008, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x10000800000, 0x0]),
+        S::from_words([0x20001000080, 0x0]),
+        S::from_words([0x40002000100, 0x0]),
+        S::from_words([0x80004000200, 0x0]),
+        S::from_words([0x100008000400, 0x0]),
+        S::from_words([0x200010000800, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000080000000, 0x0]),
+        S::from_words([0x2000100008000, 0x0]),
+        S::from_words([0x4000200010000, 0x0]),
+        S::from_words([0x8000400020001, 0x0]),
+        S::from_words([0x10000800040002, 0x0]),
+        S::from_words([0x20001000080004, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100008000000000, 0x0]),
+        S::from_words([0x200010000800000, 0x0]),
+        S::from_words([0x400020001000080, 0x0]),
+        S::from_words([0x800040002000100, 0x0]),
+        S::from_words([0x1000080004000200, 0x0]),
+        S::from_words([0x2000100008000400, 0x0]),
+    ];
+
+    /// The cells after each cell against shift 15.
+    static RAY4: [S; 79] = [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10002, 0x0]),
+        S::from_words([0x20004, 0x0]),
+        S::from_words([0x40008, 0x0]),
+        S::from_words([0x80010, 0x0]),
+        S::from_words([0x100020, 0x0]),
+        S::from_words([0x200040, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000200, 0x0]),
+        S::from_words([0x2000400, 0x0]),
+        S::from_words([0x4000800, 0x0]),
+        S::from_words([0x8001000, 0x0]),
+        S::from_words([0x10002000, 0x0]),
+        S::from_words([0x20004000, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100020004, 0x0]),
+        S::from_words([0x200040008, 0x0]),
+        S::from_words([0x400080010, 0x0]),
+        S::from_words([0x800100020, 0x0]),
+        S::from_words([0x1000200040, 0x0]),
+        S::from_words([0x2000400000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10002000400, 0x0]),
+        S::from_words([0x20004000800, 0x0]),
+        S::from_words([0x40008001000, 0x0]),
+        S::from_words([0x80010002000, 0x0]),
+        S::from_words([0x100020004000, 0x0]),
+        S::from_words([0x200040000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000200040008, 0x0]),
+        S::from_words([0x2000400080010, 0x0]),
+        S::from_words([0x4000800100020, 0x0]),
+        S::from_words([0x8001000200040, 0x0]),
+        S::from_words([0x10002000400000, 0x0]),
+        S::from_words([0x20004000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100020004000800, 0x0]),
+        S::from_words([0x200040008001000, 0x0]),
+        S::from_words([0x400080010002000, 0x0]),
+        S::from_words([0x800100020004000, 0x0]),
+        S::from_words([0x1000200040000000, 0x0]),
+        S::from_words([0x2000400000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ];
+
+    /// The cells after each cell against shift 6.
+    static RAY5: [S; 79] = [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x208, 0x0]),
+        S::from_words([0x410, 0x0]),
+        S::from_words([0x820, 0x0]),
+        S::from_words([0x1040, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20820, 0x0]),
+        S::from_words([0x41040, 0x0]),
+        S::from_words([0x82000, 0x0]),
+        S::from_words([0x104000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2082000, 0x0]),
+        S::from_words([0x4104000, 0x0]),
+        S::from_words([0x8200000, 0x0]),
+        S::from_words([0x10400000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x208200000, 0x0]),
+        S::from_words([0x410400000, 0x0]),
+        S::from_words([0x820000000, 0x0]),
+        S::from_words([0x1040000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20820000000, 0x0]),
+        S::from_words([0x41040000000, 0x0]),
+        S::from_words([0x82000000000, 0x0]),
+        S::from_words([0x104000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2082000000000, 0x0]),
+        S::from_words([0x4104000000000, 0x0]),
+        S::from_words([0x8200000000000, 0x0]),
+        S::from_words([0x10400000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x208200000000000, 0x0]),
+        S::from_words([0x410400000000000, 0x0]),
+        S::from_words([0x820000000000000, 0x0]),
+        S::from_words([0x1040000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x820000000000000, 0x2]),
+        S::from_words([0x1040000000000000, 0x4]),
+        S::from_words([0x2000000000000000, 0x8]),
+        S::from_words([0x4000000000000000, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ];
+
+    /// The cells after each cell against shift -10.
+    static RAY6: [S; 79] = [
+        S::from_words([0x40100400, 0x0]),
+        S::from_words([0x200800, 0x0]),
+        S::from_words([0x401000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2008020000, 0x0]),
+        S::from_words([0x4010040000, 0x0]),
+        S::from_words([0x20080000, 0x0]),
+        S::from_words([0x40100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200802000000, 0x0]),
+        S::from_words([0x401004000000, 0x0]),
+        S::from_words([0x2008000000, 0x0]),
+        S::from_words([0x4010000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20080200000000, 0x0]),
+        S::from_words([0x40100400000000, 0x0]),
+        S::from_words([0x200800000000, 0x0]),
+        S::from_words([0x401000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2008020000000000, 0x0]),
+        S::from_words([0x4010040000000000, 0x0]),
+        S::from_words([0x20080000000000, 0x0]),
+        S::from_words([0x40100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x802000000000000, 0x20]),
+        S::from_words([0x1004000000000000, 0x40]),
+        S::from_words([0x2008000000000000, 0x0]),
+        S::from_words([0x4010000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000000000000, 0x2008]),
+        S::from_words([0x400000000000000, 0x4010]),
+        S::from_words([0x800000000000000, 0x20]),
+        S::from_words([0x1000000000000000, 0x40]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x802]),
+        S::from_words([0x0, 0x1004]),
+        S::from_words([0x0, 0x2008]),
+        S::from_words([0x0, 0x4010]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ];
+
+    /// The cells after each cell against shift -17.
+    static RAY7: [S; 79] = [
+        S::from_words([0x8000400020000, 0x10]),
+        S::from_words([0x10000800040000, 0x20]),
+        S::from_words([0x20001000080000, 0x40]),
+        S::from_words([0x40002000100000, 0x0]),
+        S::from_words([0x4000200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400020001000000, 0x800]),
+        S::from_words([0x800040002000000, 0x1000]),
+        S::from_words([0x1000080004000000, 0x2000]),
+        S::from_words([0x2000100008000000, 0x4000]),
+        S::from_words([0x4000200010000000, 0x0]),
+        S::from_words([0x400020000000, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000100000000, 0x4]),
+        S::from_words([0x4000200000000, 0x8]),
+        S::from_words([0x8000400000000, 0x10]),
+        S::from_words([0x10000800000000, 0x20]),
+        S::from_words([0x20001000000000, 0x40]),
+        S::from_words([0x40002000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200010000000000, 0x400]),
+        S::from_words([0x400020000000000, 0x800]),
+        S::from_words([0x800040000000000, 0x1000]),
+        S::from_words([0x1000080000000000, 0x2000]),
+        S::from_words([0x2000100000000000, 0x4000]),
+        S::from_words([0x4000200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000, 0x2]),
+        S::from_words([0x2000000000000, 0x4]),
+        S::from_words([0x4000000000000, 0x8]),
+        S::from_words([0x8000000000000, 0x10]),
+        S::from_words([0x10000000000000, 0x20]),
+        S::from_words([0x20000000000000, 0x40]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000000000000, 0x200]),
+        S::from_words([0x200000000000000, 0x400]),
+        S::from_words([0x400000000000000, 0x800]),
+        S::from_words([0x800000000000000, 0x1000]),
+        S::from_words([0x1000000000000000, 0x2000]),
+        S::from_words([0x2000000000000000, 0x4000]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ];
+
+    /// The cells after each cell against shift -15.
+    static RAY8: [S; 79] = [
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x80010000, 0x0]),
+        S::from_words([0x800100020000, 0x0]),
+        S::from_words([0x8001000200040000, 0x0]),
+        S::from_words([0x2000400080000, 0x1]),
+        S::from_words([0x4000800100000, 0x2]),
+        S::from_words([0x8001000200000, 0x4]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x8001000000, 0x0]),
+        S::from_words([0x80010002000000, 0x0]),
+        S::from_words([0x100020004000000, 0x80]),
+        S::from_words([0x200040008000000, 0x100]),
+        S::from_words([0x400080010000000, 0x200]),
+        S::from_words([0x800100020000000, 0x400]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x800100000000, 0x0]),
+        S::from_words([0x8001000200000000, 0x0]),
+        S::from_words([0x2000400000000, 0x1]),
+        S::from_words([0x4000800000000, 0x2]),
+        S::from_words([0x8001000000000, 0x4]),
+        S::from_words([0x10002000000000, 0x8]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x80010000000000, 0x0]),
+        S::from_words([0x100020000000000, 0x80]),
+        S::from_words([0x200040000000000, 0x100]),
+        S::from_words([0x400080000000000, 0x200]),
+        S::from_words([0x800100000000000, 0x400]),
+        S::from_words([0x1000200000000000, 0x800]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x8001000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x1]),
+        S::from_words([0x4000000000000, 0x2]),
+        S::from_words([0x8000000000000, 0x4]),
+        S::from_words([0x10000000000000, 0x8]),
+        S::from_words([0x20000000000000, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x80]),
+        S::from_words([0x200000000000000, 0x100]),
+        S::from_words([0x400000000000000, 0x200]),
+        S::from_words([0x800000000000000, 0x400]),
+        S::from_words([0x1000000000000000, 0x800]),
+        S::from_words([0x2000000000000000, 0x1000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ];
+
+    /// The cells after each cell against shift -6.
+    static RAY9: [S; 79] = [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x8200, 0x0]),
+        S::from_words([0x10400, 0x0]),
+        S::from_words([0x820800, 0x0]),
+        S::from_words([0x1041000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x820000, 0x0]),
+        S::from_words([0x1040000, 0x0]),
+        S::from_words([0x82080000, 0x0]),
+        S::from_words([0x104100000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x82000000, 0x0]),
+        S::from_words([0x104000000, 0x0]),
+        S::from_words([0x8208000000, 0x0]),
+        S::from_words([0x10410000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x8200000000, 0x0]),
+        S::from_words([0x10400000000, 0x0]),
+        S::from_words([0x820800000000, 0x0]),
+        S::from_words([0x1041000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x820000000000, 0x0]),
+        S::from_words([0x1040000000000, 0x0]),
+        S::from_words([0x82080000000000, 0x0]),
+        S::from_words([0x104100000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x82000000000000, 0x0]),
+        S::from_words([0x104000000000000, 0x0]),
+        S::from_words([0x8208000000000000, 0x0]),
+        S::from_words([0x410000000000000, 0x1]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x8200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x1]),
+        S::from_words([0x800000000000000, 0x82]),
+        S::from_words([0x1000000000000000, 0x104]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x82]),
+        S::from_words([0x0, 0x104]),
+        S::from_words([0x0, 0x208]),
+        S::from_words([0x0, 0x410]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ];
 }
 
 /// gen 2 (style=plain)
@@ -5476,7 +6358,7 @@ mod p2 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at2(e, w, &pos, m, g);
             }
         }
@@ -5488,7 +6370,7 @@ mod p2 {
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at7(e, w, &pos, m, g);
             }
         }
@@ -5498,14 +6380,14 @@ mod p2 {
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<2>(m, 0) {
                 at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<2>(m, 1) {
                 at10(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -5516,7 +6398,7 @@ mod p2 {
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -5526,7 +6408,7 @@ mod p2 {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if let Some(m) = g.extend(m, i as u8) {
+            if let Some(m) = g.extend_at::<3>(m, i as u8) {
                 let mut w = v;
                 w[2] = i as u16;
                 at12(e, w, &pos, m, g);
@@ -5545,7 +6427,7 @@ mod p2 {
 
     #[inline(always)]
     fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -5559,7 +6441,7 @@ mod p2 {
 
     #[inline(always)]
     fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -5572,7 +6454,7 @@ mod p2 {
 
     #[inline(always)]
     fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -5581,8 +6463,9 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -5606,19 +6489,19 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[0]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -5626,7 +6509,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
@@ -5635,7 +6518,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap8(e, v, pos, r),
             1 => ap10(e, v, pos, r),
@@ -5644,7 +6527,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from((1 - e.rt_mover()));
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -5655,13 +6538,13 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap12(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
@@ -5670,7 +6553,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(0u16);
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -5681,7 +6564,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
@@ -5690,7 +6573,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
@@ -5699,7 +6582,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(80u16);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -5710,7 +6593,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(78u16);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -5721,12 +6604,12 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap23(e, v, pos, r);
     }
 
     #[inline]
-    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(v[0]);
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -5737,7 +6620,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -5748,7 +6631,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
@@ -5757,13 +6640,13 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -7521,7 +8404,7 @@ mod p3 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at2(e, w, &pos, m, g);
             }
         }
@@ -7533,7 +8416,7 @@ mod p3 {
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at7(e, w, &pos, m, g);
             }
         }
@@ -7543,14 +8426,14 @@ mod p3 {
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<2>(m, 0) {
                 at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<2>(m, 1) {
                 at10(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -7561,7 +8444,7 @@ mod p3 {
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -7571,7 +8454,7 @@ mod p3 {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if let Some(m) = g.extend(m, i as u8) {
+            if let Some(m) = g.extend_at::<3>(m, i as u8) {
                 let mut w = v;
                 w[2] = i as u16;
                 at12(e, w, &pos, m, g);
@@ -7590,7 +8473,7 @@ mod p3 {
 
     #[inline(always)]
     fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -7604,7 +8487,7 @@ mod p3 {
 
     #[inline(always)]
     fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -7617,7 +8500,7 @@ mod p3 {
 
     #[inline(always)]
     fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -7626,8 +8509,9 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -7651,19 +8535,19 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[0]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -7671,7 +8555,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
@@ -7680,7 +8564,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap8(e, v, pos, r),
             1 => ap10(e, v, pos, r),
@@ -7689,7 +8573,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from((1 - e.rt_mover()));
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -7700,13 +8584,13 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap12(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
@@ -7715,7 +8599,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(0u16);
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -7726,7 +8610,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
@@ -7735,7 +8619,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
@@ -7744,7 +8628,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(80u16);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -7755,7 +8639,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(78u16);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -7766,12 +8650,12 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap23(e, v, pos, r);
     }
 
     #[inline]
-    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(v[0]);
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -7782,7 +8666,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -7793,7 +8677,7 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
@@ -7802,13 +8686,13 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -8288,10 +9172,10 @@ mod p4 {
 
     #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<0>(m, 1) {
             at10(e, v, &pos, m, g);
         }
     }
@@ -8422,13 +9306,14 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+    fn replay(e: &mut Engine<'_>, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap10(e, v, pos, r),
@@ -8437,18 +9322,18 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = 0;
         ap3(e, v, pos, r);
     }
 
     #[inline]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[0];
         match (rounds >= 0, rounds < 1) {
             (true, true) => {
@@ -8464,13 +9349,13 @@ mod p4 {
     }
 
     #[inline]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap5(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[1]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -8478,18 +9363,18 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = v[0].wrapping_add(1);
         ap3(e, v, pos, r);
     }
 
     #[inline]
-    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap17(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -8500,13 +9385,13 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = 0;
         ap12(e, v, pos, r);
     }
 
     #[inline]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if !b4(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
             return;
@@ -8519,7 +9404,7 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s25(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -8528,7 +9413,7 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -8539,7 +9424,7 @@ mod p4 {
     }
 
     #[inline]
-    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -8550,7 +9435,7 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap19(e, v, pos, r);
         } else {
@@ -8559,13 +9444,13 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -8748,81 +9633,120 @@ mod p4 {
     fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s28(e, pos, v, ALL, cand);
         let end = s29(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf]);
-            let mut x = end.shifted(-3) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-3) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY0[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY0[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY0[next];
                 }
-                out |= x.shifted(-3) & S::from_words([0xf]);
-            }
-            let on = run & S::from_words([0x1b]);
-            let mut x = end.shifted(-2) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-2) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY1[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY1[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY1[next];
                 }
-                out |= x.shifted(-2) & S::from_words([0x1b]);
-            }
-            let on = run & S::from_words([0x5a]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY2[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY2[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY2[next];
                 }
-                out |= x.shifted(1) & S::from_words([0x5a]);
-            }
-            let on = run & S::from_words([0x78]);
-            let mut x = end.shifted(3) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(3) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY3[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY3[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY3[next];
                 }
-                out |= x.shifted(3) & S::from_words([0x78]);
-            }
-            let on = run & S::from_words([0x6c]);
-            let mut x = end.shifted(2) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(2) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY4[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY4[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY4[next];
                 }
-                out |= x.shifted(2) & S::from_words([0x6c]);
-            }
-            let on = run & S::from_words([0x2d]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY5[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY5[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY5[next];
                 }
-                out |= x.shifted(-1) & S::from_words([0x2d]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0xf]);
+                let mut x = end.shifted(-3) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-3);
+                    p &= p.shifted(-3);
+                    x |= p & x.shifted(-6);
+                    out |= x.shifted(-3) & S::from_words([0xf]);
+                }
+                let on = run & S::from_words([0x1b]);
+                let mut x = end.shifted(-2) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-2);
+                    p &= p.shifted(-2);
+                    x |= p & x.shifted(-4);
+                    out |= x.shifted(-2) & S::from_words([0x1b]);
+                }
+                let on = run & S::from_words([0x5a]);
+                let mut x = end.shifted(1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(1);
+                    p &= p.shifted(1);
+                    x |= p & x.shifted(2);
+                    out |= x.shifted(1) & S::from_words([0x5a]);
+                }
+                let on = run & S::from_words([0x78]);
+                let mut x = end.shifted(3) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(3);
+                    p &= p.shifted(3);
+                    x |= p & x.shifted(6);
+                    out |= x.shifted(3) & S::from_words([0x78]);
+                }
+                let on = run & S::from_words([0x6c]);
+                let mut x = end.shifted(2) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(2);
+                    p &= p.shifted(2);
+                    x |= p & x.shifted(4);
+                    out |= x.shifted(2) & S::from_words([0x6c]);
+                }
+                let on = run & S::from_words([0x2d]);
+                let mut x = end.shifted(-1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-1);
+                    p &= p.shifted(-1);
+                    x |= p & x.shifted(-2);
+                    out |= x.shifted(-1) & S::from_words([0x2d]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -8936,6 +9860,72 @@ mod p4 {
     fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
+
+    /// The cells after each cell against shift 3.
+    static RAY0: [S; 7] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x9]),
+    ];
+
+    /// The cells after each cell against shift 2.
+    static RAY1: [S; 7] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0xa]),
+        S::from_words([0x10]),
+    ];
+
+    /// The cells after each cell against shift -1.
+    static RAY2: [S; 7] = [
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x18]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -3.
+    static RAY3: [S; 7] = [
+        S::from_words([0x48]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -2.
+    static RAY4: [S; 7] = [
+        S::from_words([0x4]),
+        S::from_words([0x28]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift 1.
+    static RAY5: [S; 7] = [
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0xc]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+    ];
 }
 
 /// gen 4
@@ -9292,7 +10282,7 @@ mod p5 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at1(e, w, &pos, m, g);
             }
         }
@@ -9302,7 +10292,7 @@ mod p5 {
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
 
@@ -9312,8 +10302,9 @@ mod p5 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -9337,19 +10328,19 @@ mod p5 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[0]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -9357,7 +10348,7 @@ mod p5 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
@@ -9366,7 +10357,7 @@ mod p5 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -9377,7 +10368,7 @@ mod p5 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
@@ -9386,13 +10377,13 @@ mod p5 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -10425,7 +11416,7 @@ mod p6 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -10435,8 +11426,9 @@ mod p6 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -10460,13 +11452,13 @@ mod p6 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add((1 - e.rt_mover()));
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -10475,7 +11467,7 @@ mod p6 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -10486,7 +11478,7 @@ mod p6 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
@@ -10495,13 +11487,13 @@ mod p6 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -12104,7 +13096,7 @@ mod p7 {
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
-            if let Some(m) = g.extend(m, k as u8) {
+            if let Some(m) = g.extend_at::<0>(m, k as u8) {
                 let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
@@ -12114,7 +13106,7 @@ mod p7 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -12123,7 +13115,7 @@ mod p7 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at8(e, w, &pos, m, g);
             }
         }
@@ -12148,21 +13140,21 @@ mod p7 {
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<1>(m, 0) {
                 at12(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<1>(m, 1) {
                 at16(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -12173,14 +13165,14 @@ mod p7 {
 
     #[inline(always)]
     fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
 
@@ -12190,8 +13182,9 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -12215,7 +13208,7 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
@@ -12224,7 +13217,7 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = 1i32.wrapping_add(i32::from(r.decision()));
         e.rt_set_counter(55, value);
         pos.counters[55] = value;
@@ -12232,7 +13225,7 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 54usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -12243,13 +13236,13 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_again();
         ap21(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 54usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -12260,13 +13253,13 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -12275,7 +13268,7 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
@@ -12284,13 +13277,13 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap12(e, v, pos, r),
             1 => ap16(e, v, pos, r),
@@ -12299,7 +13292,7 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i9(e, &pos, &v, 0);
         for c in s19(e, &pos, &v, ALL, 0).iter() {
             let slot = 4usize + c;
@@ -12312,19 +13305,19 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap18(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -12335,7 +13328,7 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
@@ -12344,13 +13337,13 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -12752,7 +13745,7 @@ mod p8 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -12762,8 +13755,9 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -12787,13 +13781,13 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -12802,7 +13796,7 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -12813,7 +13807,7 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
@@ -12822,13 +13816,13 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -13220,7 +14214,7 @@ mod p9 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -13230,8 +14224,9 @@ mod p9 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -13255,13 +14250,13 @@ mod p9 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -13270,7 +14265,7 @@ mod p9 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -13281,7 +14276,7 @@ mod p9 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
@@ -13290,13 +14285,13 @@ mod p9 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -13943,14 +14938,14 @@ mod p10 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -13963,13 +14958,13 @@ mod p10 {
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -13978,8 +14973,9 @@ mod p10 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -14003,7 +14999,7 @@ mod p10 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap8(e, v, pos, r),
@@ -14012,13 +15008,13 @@ mod p10 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -14027,7 +15023,7 @@ mod p10 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -14038,7 +15034,7 @@ mod p10 {
     }
 
     #[inline]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -14049,7 +15045,7 @@ mod p10 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
@@ -14058,7 +15054,7 @@ mod p10 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
@@ -14067,19 +15063,19 @@ mod p10 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -14650,7 +15646,7 @@ mod p11 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at1(e, w, &pos, m, g);
             }
         }
@@ -14660,7 +15656,7 @@ mod p11 {
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
 
@@ -14670,8 +15666,9 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -14695,19 +15692,19 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
@@ -14721,7 +15718,7 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
@@ -14730,7 +15727,7 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -14741,7 +15738,7 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s28(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -14750,7 +15747,7 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -14761,7 +15758,7 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
@@ -14770,13 +15767,13 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -16779,7 +17776,7 @@ mod p12 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at2(e, w, &pos, m, g);
             }
         }
@@ -16795,23 +17792,23 @@ mod p12 {
 
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<1>(m, 0) {
             at5(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<1>(m, 1) {
             at21(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 2) {
+        if let Some(m) = g.extend_at::<1>(m, 2) {
             at24(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<2>(m, 0) {
             at7(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<2>(m, 1) {
             at13(e, v, &pos, m, g);
         }
     }
@@ -16857,7 +17854,7 @@ mod p12 {
 
     #[inline(always)]
     fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline]
@@ -16871,7 +17868,7 @@ mod p12 {
 
     #[inline(always)]
     fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline]
@@ -16885,8 +17882,9 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap1(e, [0; 16], pos, r)
     }
 
@@ -16910,13 +17908,13 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -16925,7 +17923,7 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap5(e, v, pos, r),
             1 => ap21(e, v, pos, r),
@@ -16935,7 +17933,7 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap6(e, v, pos, r),
             1 => ap13(e, v, pos, r),
@@ -16944,7 +17942,7 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(v[0]);
         let value = i13(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -16955,13 +17953,13 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = 0;
         ap8(e, v, pos, r);
     }
 
     #[inline]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[1];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
@@ -16977,7 +17975,7 @@ mod p12 {
     }
 
     #[inline]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s25(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -16987,13 +17985,13 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = v[1].wrapping_add(1);
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b11(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
@@ -17002,7 +18000,7 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s30(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -17011,7 +18009,7 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -17022,13 +18020,13 @@ mod p12 {
     }
 
     #[inline]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if pos.owner(usize::from(v[0])) > 1 {
             return;
         }
@@ -17040,7 +18038,7 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(e.rt_mover());
         for c in s42(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
@@ -17050,7 +18048,7 @@ mod p12 {
     }
 
     #[inline]
-    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s46(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -17059,7 +18057,7 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -17070,7 +18068,7 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b12(e, &pos, &v, 0) {
             ap28(e, v, pos, r);
         } else {
@@ -17079,13 +18077,13 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -17276,50 +18274,37 @@ mod p12 {
     fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let run = s28(e, pos, v, ALL, cand);
         let end = s29(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(v[0]));
+        let f = usize::from(v[0]);
         let out = match e.rt_mover() {
             0 => {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7f7f7f7f7f7f7f00, 0x7f7f])).shifted(-7);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7f7f7f7f7f7f7f00, 0x7f7f])).shifted(-7);
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7f7f7f7f7f7f7f7f, 0x7f])).shifted(9);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7f7f7f7f7f7f7f7f, 0x7f])).shifted(9);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY1.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY1[stop] - S::single(stop);
+                }
             }
             out
         },
             _ => {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xfefefefefefefe00, 0xfefe])).shifted(-9);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xfefefefefefefe00, 0xfefe])).shifted(-9);
+            let ray = RAY2.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY2[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xfefefefefefefefe, 0xfe])).shifted(7);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xfefefefefefefefe, 0xfe])).shifted(7);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY3.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY3[stop] - S::single(stop);
+                }
             }
             out
         },
@@ -17654,6 +18639,342 @@ mod p12 {
     fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i25(e, pos, v, cand), i26(e, pos, v, cand))
     }
+
+    /// The cells after each cell along shift -7.
+    static RAY0: [S; 80] = [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x204, 0x0]),
+        S::from_words([0x408, 0x0]),
+        S::from_words([0x810, 0x0]),
+        S::from_words([0x1020, 0x0]),
+        S::from_words([0x2040, 0x0]),
+        S::from_words([0x4080, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20408, 0x0]),
+        S::from_words([0x40810, 0x0]),
+        S::from_words([0x81020, 0x0]),
+        S::from_words([0x102040, 0x0]),
+        S::from_words([0x204080, 0x0]),
+        S::from_words([0x408000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2040810, 0x0]),
+        S::from_words([0x4081020, 0x0]),
+        S::from_words([0x8102040, 0x0]),
+        S::from_words([0x10204080, 0x0]),
+        S::from_words([0x20408000, 0x0]),
+        S::from_words([0x40800000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x204081020, 0x0]),
+        S::from_words([0x408102040, 0x0]),
+        S::from_words([0x810204080, 0x0]),
+        S::from_words([0x1020408000, 0x0]),
+        S::from_words([0x2040800000, 0x0]),
+        S::from_words([0x4080000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20408102040, 0x0]),
+        S::from_words([0x40810204080, 0x0]),
+        S::from_words([0x81020408000, 0x0]),
+        S::from_words([0x102040800000, 0x0]),
+        S::from_words([0x204080000000, 0x0]),
+        S::from_words([0x408000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2040810204080, 0x0]),
+        S::from_words([0x4081020408000, 0x0]),
+        S::from_words([0x8102040800000, 0x0]),
+        S::from_words([0x10204080000000, 0x0]),
+        S::from_words([0x20408000000000, 0x0]),
+        S::from_words([0x40800000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x204081020408000, 0x0]),
+        S::from_words([0x408102040800000, 0x0]),
+        S::from_words([0x810204080000000, 0x0]),
+        S::from_words([0x1020408000000000, 0x0]),
+        S::from_words([0x2040800000000000, 0x0]),
+        S::from_words([0x4080000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x408102040800000, 0x2]),
+        S::from_words([0x810204080000000, 0x4]),
+        S::from_words([0x1020408000000000, 0x8]),
+        S::from_words([0x2040800000000000, 0x10]),
+        S::from_words([0x4080000000000000, 0x20]),
+        S::from_words([0x8000000000000000, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x0]),
+    ];
+
+    /// The cells after each cell along shift 9.
+    static RAY1: [S; 80] = [
+        S::from_words([0x8040201008040200, 0x0]),
+        S::from_words([0x80402010080400, 0x0]),
+        S::from_words([0x804020100800, 0x0]),
+        S::from_words([0x8040201000, 0x0]),
+        S::from_words([0x80402000, 0x0]),
+        S::from_words([0x804000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4020100804020000, 0x80]),
+        S::from_words([0x8040201008040000, 0x0]),
+        S::from_words([0x80402010080000, 0x0]),
+        S::from_words([0x804020100000, 0x0]),
+        S::from_words([0x8040200000, 0x0]),
+        S::from_words([0x80400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2010080402000000, 0x8040]),
+        S::from_words([0x4020100804000000, 0x80]),
+        S::from_words([0x8040201008000000, 0x0]),
+        S::from_words([0x80402010000000, 0x0]),
+        S::from_words([0x804020000000, 0x0]),
+        S::from_words([0x8040000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1008040200000000, 0x4020]),
+        S::from_words([0x2010080400000000, 0x8040]),
+        S::from_words([0x4020100800000000, 0x80]),
+        S::from_words([0x8040201000000000, 0x0]),
+        S::from_words([0x80402000000000, 0x0]),
+        S::from_words([0x804000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x804020000000000, 0x2010]),
+        S::from_words([0x1008040000000000, 0x4020]),
+        S::from_words([0x2010080000000000, 0x8040]),
+        S::from_words([0x4020100000000000, 0x80]),
+        S::from_words([0x8040200000000000, 0x0]),
+        S::from_words([0x80400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x402000000000000, 0x1008]),
+        S::from_words([0x804000000000000, 0x2010]),
+        S::from_words([0x1008000000000000, 0x4020]),
+        S::from_words([0x2010000000000000, 0x8040]),
+        S::from_words([0x4020000000000000, 0x80]),
+        S::from_words([0x8040000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000000000000, 0x804]),
+        S::from_words([0x400000000000000, 0x1008]),
+        S::from_words([0x800000000000000, 0x2010]),
+        S::from_words([0x1000000000000000, 0x4020]),
+        S::from_words([0x2000000000000000, 0x8040]),
+        S::from_words([0x4000000000000000, 0x80]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x402]),
+        S::from_words([0x0, 0x804]),
+        S::from_words([0x0, 0x1008]),
+        S::from_words([0x0, 0x2010]),
+        S::from_words([0x0, 0x4020]),
+        S::from_words([0x0, 0x8040]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ];
+
+    /// The cells after each cell along shift -9.
+    static RAY2: [S; 80] = [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x201, 0x0]),
+        S::from_words([0x402, 0x0]),
+        S::from_words([0x804, 0x0]),
+        S::from_words([0x1008, 0x0]),
+        S::from_words([0x2010, 0x0]),
+        S::from_words([0x4020, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20100, 0x0]),
+        S::from_words([0x40201, 0x0]),
+        S::from_words([0x80402, 0x0]),
+        S::from_words([0x100804, 0x0]),
+        S::from_words([0x201008, 0x0]),
+        S::from_words([0x402010, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2010000, 0x0]),
+        S::from_words([0x4020100, 0x0]),
+        S::from_words([0x8040201, 0x0]),
+        S::from_words([0x10080402, 0x0]),
+        S::from_words([0x20100804, 0x0]),
+        S::from_words([0x40201008, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x201000000, 0x0]),
+        S::from_words([0x402010000, 0x0]),
+        S::from_words([0x804020100, 0x0]),
+        S::from_words([0x1008040201, 0x0]),
+        S::from_words([0x2010080402, 0x0]),
+        S::from_words([0x4020100804, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20100000000, 0x0]),
+        S::from_words([0x40201000000, 0x0]),
+        S::from_words([0x80402010000, 0x0]),
+        S::from_words([0x100804020100, 0x0]),
+        S::from_words([0x201008040201, 0x0]),
+        S::from_words([0x402010080402, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2010000000000, 0x0]),
+        S::from_words([0x4020100000000, 0x0]),
+        S::from_words([0x8040201000000, 0x0]),
+        S::from_words([0x10080402010000, 0x0]),
+        S::from_words([0x20100804020100, 0x0]),
+        S::from_words([0x40201008040201, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x201000000000000, 0x0]),
+        S::from_words([0x402010000000000, 0x0]),
+        S::from_words([0x804020100000000, 0x0]),
+        S::from_words([0x1008040201000000, 0x0]),
+        S::from_words([0x2010080402010000, 0x0]),
+        S::from_words([0x4020100804020100, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x100000000000000, 0x2]),
+        S::from_words([0x201000000000000, 0x4]),
+        S::from_words([0x402010000000000, 0x8]),
+        S::from_words([0x804020100000000, 0x10]),
+        S::from_words([0x1008040201000000, 0x20]),
+        S::from_words([0x2010080402010000, 0x40]),
+    ];
+
+    /// The cells after each cell along shift 7.
+    static RAY3: [S; 80] = [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x10200, 0x0]),
+        S::from_words([0x1020400, 0x0]),
+        S::from_words([0x102040800, 0x0]),
+        S::from_words([0x10204081000, 0x0]),
+        S::from_words([0x1020408102000, 0x0]),
+        S::from_words([0x102040810204000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x1020000, 0x0]),
+        S::from_words([0x102040000, 0x0]),
+        S::from_words([0x10204080000, 0x0]),
+        S::from_words([0x1020408100000, 0x0]),
+        S::from_words([0x102040810200000, 0x0]),
+        S::from_words([0x204081020400000, 0x1]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x102000000, 0x0]),
+        S::from_words([0x10204000000, 0x0]),
+        S::from_words([0x1020408000000, 0x0]),
+        S::from_words([0x102040810000000, 0x0]),
+        S::from_words([0x204081020000000, 0x1]),
+        S::from_words([0x408102040000000, 0x102]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x10200000000, 0x0]),
+        S::from_words([0x1020400000000, 0x0]),
+        S::from_words([0x102040800000000, 0x0]),
+        S::from_words([0x204081000000000, 0x1]),
+        S::from_words([0x408102000000000, 0x102]),
+        S::from_words([0x810204000000000, 0x204]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x1020000000000, 0x0]),
+        S::from_words([0x102040000000000, 0x0]),
+        S::from_words([0x204080000000000, 0x1]),
+        S::from_words([0x408100000000000, 0x102]),
+        S::from_words([0x810200000000000, 0x204]),
+        S::from_words([0x1020400000000000, 0x408]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x102000000000000, 0x0]),
+        S::from_words([0x204000000000000, 0x1]),
+        S::from_words([0x408000000000000, 0x102]),
+        S::from_words([0x810000000000000, 0x204]),
+        S::from_words([0x1020000000000000, 0x408]),
+        S::from_words([0x2040000000000000, 0x810]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x1]),
+        S::from_words([0x400000000000000, 0x102]),
+        S::from_words([0x800000000000000, 0x204]),
+        S::from_words([0x1000000000000000, 0x408]),
+        S::from_words([0x2000000000000000, 0x810]),
+        S::from_words([0x4000000000000000, 0x1020]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x102]),
+        S::from_words([0x0, 0x204]),
+        S::from_words([0x0, 0x408]),
+        S::from_words([0x0, 0x810]),
+        S::from_words([0x0, 0x1020]),
+        S::from_words([0x0, 0x2040]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ];
 }
 
 /// gen 12
@@ -17819,7 +19140,7 @@ mod p13 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at1(e, w, &pos, m, g);
             }
         }
@@ -17901,8 +19222,9 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -17926,13 +19248,13 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -17941,7 +19263,7 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
@@ -17950,13 +19272,13 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = 0;
         ap5(e, v, pos, r);
     }
 
     #[inline]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[1];
         match (rounds >= 0, rounds < 1) {
             (true, true) => {
@@ -17972,7 +19294,7 @@ mod p13 {
     }
 
     #[inline]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[0]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -17980,13 +19302,13 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = v[1].wrapping_add(1);
         ap5(e, v, pos, r);
     }
 
     #[inline]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s25(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -17995,13 +19317,13 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[2]);
         e.rt_set_cell(c, piece);
@@ -18010,7 +19332,7 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -18021,7 +19343,7 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
@@ -18030,13 +19352,13 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -18652,14 +19974,14 @@ mod p14 {
     fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at16(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -18674,7 +19996,7 @@ mod p14 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at3(e, w, &pos, m, g);
             }
         }
@@ -18686,7 +20008,7 @@ mod p14 {
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<2>(m, c as u8) {
                 at4(e, w, &pos, m, g);
             }
         }
@@ -18718,7 +20040,7 @@ mod p14 {
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<3>(m, c as u8) {
                 at9(e, w, &pos, m, g);
             }
         }
@@ -18744,12 +20066,12 @@ mod p14 {
 
     #[inline(always)]
     fn at12(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at16(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -18758,13 +20080,14 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+    fn replay(e: &mut Engine<'_>, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap16(e, v, pos, r),
@@ -18773,19 +20096,19 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
@@ -18799,18 +20122,18 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -18821,17 +20144,17 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap11(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap12(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -18842,7 +20165,7 @@ mod p14 {
     }
 
     #[inline]
-    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -18853,7 +20176,7 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
@@ -18862,13 +20185,13 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -19786,7 +21109,7 @@ mod p15 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -19796,8 +21119,9 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -19821,13 +21145,13 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -19836,7 +21160,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(21u16);
         if from != to {
@@ -19850,7 +21174,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -19861,7 +21185,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
@@ -19870,13 +21194,13 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -21268,7 +22592,7 @@ mod p16 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -21278,8 +22602,9 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -21303,13 +22628,13 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -21318,7 +22643,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -21329,7 +22654,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
@@ -21338,13 +22663,13 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -21898,7 +23223,7 @@ mod p17 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -21908,8 +23233,9 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -21933,13 +23259,13 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -21948,7 +23274,7 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -21959,7 +23285,7 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
@@ -21968,13 +23294,13 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -22997,26 +24323,26 @@ mod p18 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<0>(m, 1) {
             at34(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 2) {
+        if let Some(m) = g.extend_at::<0>(m, 2) {
             at75(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<1>(m, 1) {
             at10(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 2) {
+        if let Some(m) = g.extend_at::<1>(m, 2) {
             at30(e, v, &pos, m, g);
         }
     }
@@ -23028,7 +24354,7 @@ mod p18 {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if let Some(m) = g.extend(m, i as u8) {
+            if let Some(m) = g.extend_at::<2>(m, i as u8) {
                 let mut w = v;
                 w[0] = i as u16;
                 at5(e, w, &pos, m, g);
@@ -23042,7 +24368,7 @@ mod p18 {
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<3>(m, c as u8) {
                 at6(e, w, &pos, m, g);
             }
         }
@@ -23052,7 +24378,7 @@ mod p18 {
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<4>(m, c as u8);
         }
     }
 
@@ -23062,7 +24388,7 @@ mod p18 {
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<2>(m, c as u8) {
                 at11(e, w, &pos, m, g);
             }
         }
@@ -23074,7 +24400,7 @@ mod p18 {
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<3>(m, c as u8) {
                 at16(e, w, &pos, m, g);
             }
         }
@@ -23091,7 +24417,7 @@ mod p18 {
 
     #[inline(always)]
     fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -23105,7 +24431,7 @@ mod p18 {
 
     #[inline(always)]
     fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -23118,15 +24444,15 @@ mod p18 {
 
     #[inline(always)]
     fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<1>(m, 0) {
             at35(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<1>(m, 1) {
             at48(e, v, &pos, m, g);
         }
     }
@@ -23183,7 +24509,7 @@ mod p18 {
     fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s34(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
 
@@ -23322,7 +24648,7 @@ mod p18 {
     fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s46(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
 
@@ -23337,8 +24663,9 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -23362,7 +24689,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap34(e, v, pos, r),
@@ -23372,7 +24699,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
             1 => ap10(e, v, pos, r),
@@ -23382,25 +24709,25 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap5(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap6(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[1]);
         let to = usize::from(v[2]);
         if from != to {
@@ -23414,19 +24741,19 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[3] = u16::from(r.decision());
         ap11(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[4] = u16::from(r.decision());
         ap12(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[3]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -23434,7 +24761,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add((1 - e.rt_mover()));
         let c = usize::from(v[4]);
         e.rt_set_cell(c, piece);
@@ -23443,7 +24770,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[4]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -23451,7 +24778,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b8(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
@@ -23460,7 +24787,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b9(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
@@ -23469,7 +24796,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u16);
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23480,7 +24807,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(1u16);
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23491,7 +24818,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b10(e, &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
@@ -23500,7 +24827,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b11(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
@@ -23509,7 +24836,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
         let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23520,7 +24847,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(7u16);
         let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23531,17 +24858,17 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap79(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap79(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap35(e, v, pos, r),
             1 => ap48(e, v, pos, r),
@@ -23550,7 +24877,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b13(e, &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
@@ -23559,7 +24886,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(3u16);
         let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23570,7 +24897,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(2u16);
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23581,7 +24908,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(1u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23592,7 +24919,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b14(e, &pos, &v, 0) {
             ap41(e, v, pos, r);
         } else {
@@ -23601,7 +24928,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(8u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23612,7 +24939,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(9u16);
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23623,7 +24950,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23634,7 +24961,7 @@ mod p18 {
     }
 
     #[inline]
-    fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s33(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -23644,19 +24971,19 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[6] = u16::from(r.decision());
         ap79(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[7] = 0;
         ap49(e, v, pos, r);
     }
 
     #[inline]
-    fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[7];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
@@ -23672,7 +24999,7 @@ mod p18 {
     }
 
     #[inline]
-    fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s37(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -23681,13 +25008,13 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[7] = v[7].wrapping_add(1);
         ap49(e, v, pos, r);
     }
 
     #[inline]
-    fn ap53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap54(e, v, pos, r),
             1 => ap69(e, v, pos, r),
@@ -23696,7 +25023,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s40(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -23705,7 +25032,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b17(e, &pos, &v, 0) {
             ap56(e, v, pos, r);
         } else {
@@ -23714,7 +25041,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(3u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23725,7 +25052,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(2u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23736,7 +25063,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(1u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23747,7 +25074,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b18(e, &pos, &v, 0) {
             ap61(e, v, pos, r);
         } else {
@@ -23756,7 +25083,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(8u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23767,7 +25094,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(9u16);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23778,7 +25105,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23789,7 +25116,7 @@ mod p18 {
     }
 
     #[inline]
-    fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s41(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -23799,25 +25126,25 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[9] = u16::from(r.decision());
         ap79(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[9] = u16::from(r.decision());
         ap79(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[10] = u16::from(r.decision());
         ap79(e, v, pos, r);
     }
 
     #[inline]
-    fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i31(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -23828,7 +25155,7 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap80<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap80<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b21(e, &pos, &v, 0) {
             ap81(e, v, pos, r);
         } else {
@@ -23837,13 +25164,13 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap81<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap81<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap82<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap82<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -24141,21 +25468,35 @@ mod p18 {
     fn s51<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         let run = s47(e, pos, v, ALL, cand);
         let end = s50(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0x77777776]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY0[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY0[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY0[next];
                 }
-                out |= x.shifted(1) & S::from_words([0x77777776]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0x77777776]);
+                let mut x = end.shifted(1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(1);
+                    p &= p.shifted(1);
+                    x |= p & x.shifted(2);
+                    out |= x.shifted(1) & S::from_words([0x77777776]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -24513,6 +25854,41 @@ mod p18 {
     fn b24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i43(e, pos, v, cand), i44(e, pos, v, cand))
     }
+
+    /// The cells after each cell against shift -1.
+    static RAY0: [S; 31] = [
+        S::from_words([0x6]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x70]),
+        S::from_words([0x60]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x700]),
+        S::from_words([0x600]),
+        S::from_words([0x400]),
+        S::from_words([0x0]),
+        S::from_words([0x7000]),
+        S::from_words([0x6000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x70000]),
+        S::from_words([0x60000]),
+        S::from_words([0x40000]),
+        S::from_words([0x0]),
+        S::from_words([0x700000]),
+        S::from_words([0x600000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x7000000]),
+        S::from_words([0x6000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x0]),
+        S::from_words([0x70000000]),
+        S::from_words([0x60000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+    ];
 }
 
 /// gen 20
@@ -26552,7 +27928,7 @@ mod p19 {
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
-            if let Some(m) = g.extend(m, k as u8) {
+            if let Some(m) = g.extend_at::<0>(m, k as u8) {
                 let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
@@ -26562,7 +27938,7 @@ mod p19 {
 
     #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -26579,14 +27955,14 @@ mod p19 {
     fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at33(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -26790,13 +28166,14 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+    fn replay(e: &mut Engine<'_>, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
@@ -26805,7 +28182,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = 1i32.wrapping_add(i32::from(r.decision()));
         e.rt_set_counter(104, value);
         pos.counters[104] = value;
@@ -26813,7 +28190,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 103usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -26824,13 +28201,13 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_again();
         ap36(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 103usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -26841,7 +28218,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap8(e, v, pos, r),
             1 => ap33(e, v, pos, r),
@@ -26850,7 +28227,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i9(e, &pos, &v, 0);
         for c in s9(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
@@ -26863,13 +28240,13 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = 0;
         ap10(e, v, pos, r);
     }
 
     #[inline]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[0];
         match (rounds >= 0, rounds < 2) {
             (true, true) => {
@@ -26885,7 +28262,7 @@ mod p19 {
     }
 
     #[inline]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i10(e, &pos, &v, 0);
         for c in s17(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
@@ -26898,7 +28275,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u8);
         let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -26909,7 +28286,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i12(e, &pos, &v, 0);
         for c in s23(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
@@ -26922,18 +28299,18 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = v[0].wrapping_add(1);
         ap10(e, v, pos, r);
     }
 
     #[inline]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap16(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
@@ -26942,7 +28319,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
@@ -26951,19 +28328,19 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap19(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap20(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[1]);
         let to = usize::from(v[2]);
         if from != to {
@@ -26977,7 +28354,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap23(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
@@ -26986,7 +28363,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         for c in s40(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
@@ -26996,7 +28373,7 @@ mod p19 {
     }
 
     #[inline]
-    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from((1 - e.rt_mover()));
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -27007,7 +28384,7 @@ mod p19 {
     }
 
     #[inline]
-    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap28(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u8);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -27018,12 +28395,12 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap29(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap33(e, v, pos, r);
     }
 
     #[inline]
-    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -27034,7 +28411,7 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap34(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap34(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b8(e, &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
@@ -27043,13 +28420,13 @@ mod p19 {
     }
 
     #[inline(always)]
-    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap35(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap36(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -27120,21 +28497,37 @@ mod p19 {
     fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let run = s10(e, pos, v, ALL, cand);
         let end = s11(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff]);
-            let mut x = end.shifted(-4) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-4) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY0[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY0[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY0[next];
                 }
-                out |= x.shifted(-4) & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff]);
+                let mut x = end.shifted(-4) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-4);
+                    p &= p.shifted(-4);
+                    x |= p & x.shifted(-8);
+                    p &= p.shifted(-8);
+                    x |= p & x.shifted(-16);
+                    out |= x.shifted(-4) & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -27499,6 +28892,110 @@ mod p19 {
     fn b8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
+
+    /// The cells after each cell against shift 4.
+    static RAY0: [S; 100] = [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x11, 0x0]),
+        S::from_words([0x22, 0x0]),
+        S::from_words([0x44, 0x0]),
+        S::from_words([0x88, 0x0]),
+        S::from_words([0x111, 0x0]),
+        S::from_words([0x222, 0x0]),
+        S::from_words([0x444, 0x0]),
+        S::from_words([0x888, 0x0]),
+        S::from_words([0x1111, 0x0]),
+        S::from_words([0x2222, 0x0]),
+        S::from_words([0x4444, 0x0]),
+        S::from_words([0x8888, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1100000, 0x0]),
+        S::from_words([0x2200000, 0x0]),
+        S::from_words([0x4400000, 0x0]),
+        S::from_words([0x8800000, 0x0]),
+        S::from_words([0x11100000, 0x0]),
+        S::from_words([0x22200000, 0x0]),
+        S::from_words([0x44400000, 0x0]),
+        S::from_words([0x88800000, 0x0]),
+        S::from_words([0x111100000, 0x0]),
+        S::from_words([0x222200000, 0x0]),
+        S::from_words([0x444400000, 0x0]),
+        S::from_words([0x888800000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x110000000000, 0x0]),
+        S::from_words([0x220000000000, 0x0]),
+        S::from_words([0x440000000000, 0x0]),
+        S::from_words([0x880000000000, 0x0]),
+        S::from_words([0x1110000000000, 0x0]),
+        S::from_words([0x2220000000000, 0x0]),
+        S::from_words([0x4440000000000, 0x0]),
+        S::from_words([0x8880000000000, 0x0]),
+        S::from_words([0x11110000000000, 0x0]),
+        S::from_words([0x22220000000000, 0x0]),
+        S::from_words([0x44440000000000, 0x0]),
+        S::from_words([0x88880000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x1000000000000000, 0x1]),
+        S::from_words([0x2000000000000000, 0x2]),
+        S::from_words([0x4000000000000000, 0x4]),
+        S::from_words([0x8000000000000000, 0x8]),
+        S::from_words([0x1000000000000000, 0x11]),
+        S::from_words([0x2000000000000000, 0x22]),
+        S::from_words([0x4000000000000000, 0x44]),
+        S::from_words([0x8000000000000000, 0x88]),
+        S::from_words([0x1000000000000000, 0x111]),
+        S::from_words([0x2000000000000000, 0x222]),
+        S::from_words([0x4000000000000000, 0x444]),
+        S::from_words([0x8000000000000000, 0x888]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x110000]),
+        S::from_words([0x0, 0x220000]),
+        S::from_words([0x0, 0x440000]),
+        S::from_words([0x0, 0x880000]),
+        S::from_words([0x0, 0x1110000]),
+        S::from_words([0x0, 0x2220000]),
+        S::from_words([0x0, 0x4440000]),
+        S::from_words([0x0, 0x8880000]),
+        S::from_words([0x0, 0x11110000]),
+        S::from_words([0x0, 0x22220000]),
+        S::from_words([0x0, 0x44440000]),
+        S::from_words([0x0, 0x88880000]),
+    ];
 }
 
 /// gen 21
@@ -27762,7 +29259,7 @@ mod p20 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at1(e, w, &pos, m, g);
             }
         }
@@ -27783,7 +29280,7 @@ mod p20 {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if let Some(m) = g.extend(m, i as u8) {
+            if let Some(m) = g.extend_at::<1>(m, i as u8) {
                 let mut w = v;
                 w[1] = i as u16;
                 at4(e, w, &pos, m, g);
@@ -27845,7 +29342,7 @@ mod p20 {
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -27854,8 +29351,9 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -27879,13 +29377,13 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -27894,13 +29392,13 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let d = {
             let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
@@ -27913,7 +29411,7 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s21(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -27923,13 +29421,13 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[4] = 0;
         ap7(e, v, pos, r);
     }
 
     #[inline]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if !b2(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
             return;
@@ -27942,7 +29440,7 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s27(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -27952,7 +29450,7 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[3]);
         if from != to {
@@ -27966,7 +29464,7 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -27977,7 +29475,7 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
@@ -27986,13 +29484,13 @@ mod p20 {
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -28210,18 +29708,14 @@ mod p20 {
     fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let run = s35(e, pos, v, ALL, cand);
         let end = s36(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(6u16));
+        let f = usize::from(6u16);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x0])).shifted(0);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x0])).shifted(0);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -28409,6 +29903,18 @@ mod p20 {
     fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         b7(e, pos, v, cand) || b9(e, pos, v, cand)
     }
+
+    /// The cells after each cell along shift 0.
+    static RAY0: [S; 8] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
 }
 
 /// gen 22
@@ -28937,7 +30443,7 @@ mod p21 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at1(e, w, &pos, m, g);
             }
         }
@@ -28947,7 +30453,7 @@ mod p21 {
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s21(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
 
@@ -28957,8 +30463,9 @@ mod p21 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -28982,19 +30489,19 @@ mod p21 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[0]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -29002,7 +30509,7 @@ mod p21 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
@@ -29011,7 +30518,7 @@ mod p21 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s24(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -29020,7 +30527,7 @@ mod p21 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -29031,7 +30538,7 @@ mod p21 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
@@ -29040,7 +30547,7 @@ mod p21 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
@@ -29049,19 +30556,19 @@ mod p21 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -29196,63 +30703,44 @@ mod p21 {
     fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let run = s22(e, pos, v, ALL, cand);
         let end = s23(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(v[0]));
+        let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x3ffff])).shifted(3);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x3ffff])).shifted(3);
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY1.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY1[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xb6db6])).shifted(1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xb6db6])).shifted(1);
+            let ray = RAY2.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY2[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY3.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY3[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x1b6db4])).shifted(-2);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x1b6db4])).shifted(-2);
+            let ray = RAY4.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY4[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x1ffff8])).shifted(-3);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x1ffff8])).shifted(-3);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x16db6c])).shifted(-1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x16db6c])).shifted(-1);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x6db6d])).shifted(2);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x6db6d])).shifted(2);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY5.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY5[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -29273,81 +30761,124 @@ mod p21 {
     fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let run = s25(e, pos, v, ALL, cand);
         let end = s26(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0x3ffff]);
-            let mut x = end.shifted(-3) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-3) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY6[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY6[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY6[next];
                 }
-                out |= x.shifted(-3) & S::from_words([0x3ffff]);
-            }
-            let on = run & S::from_words([0xb6db6]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY7[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY7[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY7[next];
                 }
-                out |= x.shifted(-1) & S::from_words([0xb6db6]);
-            }
-            let on = run & S::from_words([0x1b6db4]);
-            let mut x = end.shifted(2) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(2) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY8[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY8[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY8[next];
                 }
-                out |= x.shifted(2) & S::from_words([0x1b6db4]);
-            }
-            let on = run & S::from_words([0x1ffff8]);
-            let mut x = end.shifted(3) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(3) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY9[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY9[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY9[next];
                 }
-                out |= x.shifted(3) & S::from_words([0x1ffff8]);
-            }
-            let on = run & S::from_words([0x16db6c]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY10[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY10[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY10[next];
                 }
-                out |= x.shifted(1) & S::from_words([0x16db6c]);
-            }
-            let on = run & S::from_words([0x6db6d]);
-            let mut x = end.shifted(-2) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-2) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY11[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY11[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY11[next];
                 }
-                out |= x.shifted(-2) & S::from_words([0x6db6d]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0x3ffff]);
+                let mut x = end.shifted(-3) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-3);
+                    p &= p.shifted(-3);
+                    x |= p & x.shifted(-6);
+                    p &= p.shifted(-6);
+                    x |= p & x.shifted(-12);
+                    out |= x.shifted(-3) & S::from_words([0x3ffff]);
+                }
+                let on = run & S::from_words([0xb6db6]);
+                let mut x = end.shifted(-1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-1);
+                    p &= p.shifted(-1);
+                    x |= p & x.shifted(-2);
+                    out |= x.shifted(-1) & S::from_words([0xb6db6]);
+                }
+                let on = run & S::from_words([0x1b6db4]);
+                let mut x = end.shifted(2) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(2);
+                    p &= p.shifted(2);
+                    x |= p & x.shifted(4);
+                    out |= x.shifted(2) & S::from_words([0x1b6db4]);
+                }
+                let on = run & S::from_words([0x1ffff8]);
+                let mut x = end.shifted(3) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(3);
+                    p &= p.shifted(3);
+                    x |= p & x.shifted(6);
+                    p &= p.shifted(6);
+                    x |= p & x.shifted(12);
+                    out |= x.shifted(3) & S::from_words([0x1ffff8]);
+                }
+                let on = run & S::from_words([0x16db6c]);
+                let mut x = end.shifted(1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(1);
+                    p &= p.shifted(1);
+                    x |= p & x.shifted(2);
+                    out |= x.shifted(1) & S::from_words([0x16db6c]);
+                }
+                let on = run & S::from_words([0x6db6d]);
+                let mut x = end.shifted(-2) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-2);
+                    p &= p.shifted(-2);
+                    x |= p & x.shifted(-4);
+                    out |= x.shifted(-2) & S::from_words([0x6db6d]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -29475,6 +31006,306 @@ mod p21 {
         let s = s27(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
+
+    /// The cells after each cell along shift 3.
+    static RAY0: [S; 21] = [
+        S::from_words([0x49248]),
+        S::from_words([0x92490]),
+        S::from_words([0x124920]),
+        S::from_words([0x49240]),
+        S::from_words([0x92480]),
+        S::from_words([0x124900]),
+        S::from_words([0x49200]),
+        S::from_words([0x92400]),
+        S::from_words([0x124800]),
+        S::from_words([0x49000]),
+        S::from_words([0x92000]),
+        S::from_words([0x124000]),
+        S::from_words([0x48000]),
+        S::from_words([0x90000]),
+        S::from_words([0x120000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 1.
+    static RAY1: [S; 21] = [
+        S::from_words([0x0]),
+        S::from_words([0xc]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x60]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x300]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x1800]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0xc000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x60000]),
+        S::from_words([0x40000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -2.
+    static RAY2: [S; 21] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x5]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x28]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x140]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0xa00]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0x5000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x28000]),
+        S::from_words([0x40000]),
+    ];
+
+    /// The cells after each cell along shift -3.
+    static RAY3: [S; 21] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x9]),
+        S::from_words([0x12]),
+        S::from_words([0x24]),
+        S::from_words([0x49]),
+        S::from_words([0x92]),
+        S::from_words([0x124]),
+        S::from_words([0x249]),
+        S::from_words([0x492]),
+        S::from_words([0x924]),
+        S::from_words([0x1249]),
+        S::from_words([0x2492]),
+        S::from_words([0x4924]),
+        S::from_words([0x9249]),
+        S::from_words([0x12492]),
+        S::from_words([0x24924]),
+    ];
+
+    /// The cells after each cell along shift -1.
+    static RAY4: [S; 21] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x2]),
+        S::from_words([0x6]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x30]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x180]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0xc00]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x6000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x30000]),
+        S::from_words([0x0]),
+        S::from_words([0x80000]),
+    ];
+
+    /// The cells after each cell along shift 2.
+    static RAY5: [S; 21] = [
+        S::from_words([0x14]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0xa0]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x500]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0x2800]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x14000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0xa0000]),
+        S::from_words([0x0]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift 3.
+    static RAY6: [S; 21] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x9]),
+        S::from_words([0x12]),
+        S::from_words([0x24]),
+        S::from_words([0x49]),
+        S::from_words([0x92]),
+        S::from_words([0x124]),
+        S::from_words([0x249]),
+        S::from_words([0x492]),
+        S::from_words([0x924]),
+        S::from_words([0x1249]),
+        S::from_words([0x2492]),
+        S::from_words([0x4924]),
+        S::from_words([0x9249]),
+        S::from_words([0x12492]),
+        S::from_words([0x24924]),
+    ];
+
+    /// The cells after each cell against shift 1.
+    static RAY7: [S; 21] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x2]),
+        S::from_words([0x6]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x30]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x180]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0xc00]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x6000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x30000]),
+        S::from_words([0x0]),
+        S::from_words([0x80000]),
+    ];
+
+    /// The cells after each cell against shift -2.
+    static RAY8: [S; 21] = [
+        S::from_words([0x14]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0xa0]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x500]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0x2800]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x14000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0xa0000]),
+        S::from_words([0x0]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -3.
+    static RAY9: [S; 21] = [
+        S::from_words([0x49248]),
+        S::from_words([0x92490]),
+        S::from_words([0x124920]),
+        S::from_words([0x49240]),
+        S::from_words([0x92480]),
+        S::from_words([0x124900]),
+        S::from_words([0x49200]),
+        S::from_words([0x92400]),
+        S::from_words([0x124800]),
+        S::from_words([0x49000]),
+        S::from_words([0x92000]),
+        S::from_words([0x124000]),
+        S::from_words([0x48000]),
+        S::from_words([0x90000]),
+        S::from_words([0x120000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -1.
+    static RAY10: [S; 21] = [
+        S::from_words([0x0]),
+        S::from_words([0xc]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x60]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x300]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x1800]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0xc000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x60000]),
+        S::from_words([0x40000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift 2.
+    static RAY11: [S; 21] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x5]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x28]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x140]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0xa00]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0x5000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x28000]),
+        S::from_words([0x40000]),
+    ];
 }
 
 /// gen 23
@@ -29819,14 +31650,14 @@ mod p22 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at46(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -29841,7 +31672,7 @@ mod p22 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at2(e, w, &pos, m, g);
             }
         }
@@ -29962,7 +31793,7 @@ mod p22 {
 
     #[inline]
     fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -29994,7 +31825,7 @@ mod p22 {
 
     #[inline(always)]
     fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -30008,7 +31839,7 @@ mod p22 {
 
     #[inline(always)]
     fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -30039,7 +31870,7 @@ mod p22 {
 
     #[inline(always)]
     fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -30053,7 +31884,7 @@ mod p22 {
 
     #[inline(always)]
     fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -30074,17 +31905,17 @@ mod p22 {
 
     #[inline]
     fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -30093,8 +31924,9 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -30118,7 +31950,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap46(e, v, pos, r),
@@ -30127,13 +31959,13 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -30142,7 +31974,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b8(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
@@ -30151,7 +31983,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b11(e, &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
@@ -30160,7 +31992,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s17(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -30170,13 +32002,13 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = 0;
         ap8(e, v, pos, r);
     }
 
     #[inline]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if !b12(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
             return;
@@ -30189,7 +32021,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s23(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -30199,7 +32031,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s25(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -30208,7 +32040,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s26(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -30218,13 +32050,13 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[4] = 0;
         ap14(e, v, pos, r);
     }
 
     #[inline]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if !b13(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
             return;
@@ -30237,7 +32069,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s34(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -30247,7 +32079,7 @@ mod p22 {
     }
 
     #[inline]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add((1 - e.rt_mover()));
         for c in s41(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
@@ -30257,7 +32089,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b19(e, &pos, &v, 0) {
             ap21(e, v, pos, r);
         } else {
@@ -30266,7 +32098,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b20(e, &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
@@ -30275,7 +32107,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b21(e, &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
@@ -30284,7 +32116,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(0u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -30295,7 +32127,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b22(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
@@ -30304,7 +32136,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(3u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -30315,12 +32147,12 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap40(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b24(e, &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
@@ -30329,7 +32161,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b25(e, &pos, &v, 0) {
             ap32(e, v, pos, r);
         } else {
@@ -30338,7 +32170,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(6u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -30349,7 +32181,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b26(e, &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
@@ -30358,7 +32190,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(5u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -30369,17 +32201,17 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap40(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap40(e, v, pos, r);
     }
 
     #[inline]
-    fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -30388,7 +32220,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s43(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -30397,7 +32229,7 @@ mod p22 {
     }
 
     #[inline]
-    fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i32(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -30408,7 +32240,7 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b29(e, &pos, &v, 0) {
             ap48(e, v, pos, r);
         } else {
@@ -30417,13 +32249,13 @@ mod p22 {
     }
 
     #[inline(always)]
-    fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -30513,45 +32345,32 @@ mod p22 {
     fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let run = s14(e, pos, v, ALL, cand);
         let end = s15(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(v[0]));
+        let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xdb])).shifted(1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xdb])).shifted(1);
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY1.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY1[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x3f])).shifted(3);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x3f])).shifted(3);
+            let ray = RAY2.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY2[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x1b6])).shifted(-1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x1b6])).shifted(-1);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x1f8])).shifted(-3);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x1f8])).shifted(-3);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY3.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY3[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -31097,6 +32916,58 @@ mod p22 {
         one.insert(usize::from(5u16));
         !s44(e, pos, v, one, cand).is_empty()
     }
+
+    /// The cells after each cell along shift 1.
+    static RAY0: [S; 9] = [
+        S::from_words([0x6]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x30]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x180]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 3.
+    static RAY1: [S; 9] = [
+        S::from_words([0x48]),
+        S::from_words([0x90]),
+        S::from_words([0x120]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -1.
+    static RAY2: [S; 9] = [
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x3]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x18]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0xc0]),
+    ];
+
+    /// The cells after each cell along shift -3.
+    static RAY3: [S; 9] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x9]),
+        S::from_words([0x12]),
+        S::from_words([0x24]),
+    ];
 }
 
 /// gen 25
@@ -31598,14 +33469,14 @@ mod p23 {
     fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at73(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -31616,33 +33487,33 @@ mod p23 {
 
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<1>(m, 1) {
             at60(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<2>(m, 0) {
             at3(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<2>(m, 1) {
             at57(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 2) {
+        if let Some(m) = g.extend_at::<2>(m, 2) {
             at21(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<3>(m, 0) {
             at4(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<3>(m, 1) {
             at13(e, v, &pos, m, g);
         }
     }
@@ -31659,7 +33530,7 @@ mod p23 {
     fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<4>(m, c as u8);
         }
     }
 
@@ -31667,7 +33538,7 @@ mod p23 {
     fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<4>(m, c as u8);
         }
     }
 
@@ -31687,7 +33558,7 @@ mod p23 {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if let Some(m) = g.extend(m, i as u8) {
+            if let Some(m) = g.extend_at::<3>(m, i as u8) {
                 let mut w = v;
                 w[2] = i as u16;
                 at23(e, w, &pos, m, g);
@@ -31706,7 +33577,7 @@ mod p23 {
 
     #[inline(always)]
     fn at24(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -31720,7 +33591,7 @@ mod p23 {
 
     #[inline(always)]
     fn at30(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -31733,7 +33604,7 @@ mod p23 {
 
     #[inline(always)]
     fn at36(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -31747,7 +33618,7 @@ mod p23 {
 
     #[inline(always)]
     fn at39(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -31856,7 +33727,7 @@ mod p23 {
 
     #[inline]
     fn at57(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -31941,13 +33812,14 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+    fn replay(e: &mut Engine<'_>, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap73(e, v, pos, r),
@@ -31956,7 +33828,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
             1 => ap60(e, v, pos, r),
@@ -31965,7 +33837,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap3(e, v, pos, r),
             1 => ap57(e, v, pos, r),
@@ -31975,7 +33847,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap4(e, v, pos, r),
             1 => ap13(e, v, pos, r),
@@ -31984,18 +33856,18 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap6(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -32004,7 +33876,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
@@ -32013,24 +33885,24 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap17(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap14(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(0u8);
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
@@ -32039,7 +33911,7 @@ mod p23 {
     }
 
     #[inline]
-    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
@@ -32048,13 +33920,13 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b8(e, &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
@@ -32063,13 +33935,13 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap22(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap23(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap23(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b9(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
@@ -32078,7 +33950,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b10(e, &pos, &v, 0) {
             ap25(e, v, pos, r);
         } else {
@@ -32087,7 +33959,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap25(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(0u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32098,7 +33970,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(3u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32109,7 +33981,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap29(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b11(e, &pos, &v, 0) {
             ap30(e, v, pos, r);
         } else {
@@ -32118,7 +33990,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap30(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b12(e, &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
@@ -32127,7 +33999,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap31(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(19u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32138,7 +34010,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(16u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32149,18 +34021,18 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap35(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap36(e, v, pos, r);
     }
 
     #[inline]
-    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap36(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap38(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap38(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b14(e, &pos, &v, 0) {
             ap39(e, v, pos, r);
         } else {
@@ -32169,13 +34041,13 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap39(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap39(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap41(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap41(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32186,7 +34058,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap42(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap42(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b15(e, &pos, &v, 0) {
             ap43(e, v, pos, r);
         } else {
@@ -32195,7 +34067,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap43(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap43(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b16(e, &pos, &v, 0) {
             ap44(e, v, pos, r);
         } else {
@@ -32204,7 +34076,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap44(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap44(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(0u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32215,7 +34087,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap46(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap46(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(3u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32226,7 +34098,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap48(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap48(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b17(e, &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
@@ -32235,7 +34107,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap49(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap49(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b18(e, &pos, &v, 0) {
             ap50(e, v, pos, r);
         } else {
@@ -32244,7 +34116,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap50(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap50(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(19u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32255,7 +34127,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap52(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap52(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(16u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32266,12 +34138,12 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap54(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap54(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap55(e, v, pos, r);
     }
 
     #[inline]
-    fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap55(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s40(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -32281,7 +34153,7 @@ mod p23 {
     }
 
     #[inline]
-    fn ap57(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap57(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i33(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32292,7 +34164,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap58(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s44(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -32301,18 +34173,18 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap60(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap60(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap61(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap61(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap61(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[4] = 0;
         ap62(e, v, pos, r);
     }
 
     #[inline]
-    fn ap62(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap62(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[4];
         match (rounds >= 0, rounds < 1) {
             (true, true) => {
@@ -32328,13 +34200,13 @@ mod p23 {
     }
 
     #[inline]
-    fn ap63(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap63(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[5] = u16::from(r.decision());
         ap64(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap64(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap64(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[5]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -32342,7 +34214,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap65(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap65(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(18u16);
         e.rt_set_cell(c, piece);
@@ -32351,18 +34223,18 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap67(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap67(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[4] = v[4].wrapping_add(1);
         ap62(e, v, pos, r);
     }
 
     #[inline]
-    fn ap68(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap68(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap73(e, v, pos, r);
     }
 
     #[inline]
-    fn ap73(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap73(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i34(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -32373,7 +34245,7 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap74(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap74(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b20(e, &pos, &v, 0) {
             ap75(e, v, pos, r);
         } else {
@@ -32382,13 +34254,13 @@ mod p23 {
     }
 
     #[inline(always)]
-    fn ap75(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap75(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap76(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap76(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -32639,57 +34511,82 @@ mod p23 {
     fn s43<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         let run = s41(e, pos, v, ALL, cand);
         let end = s42(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0x33333]);
-            let mut x = end.shifted(-2) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-2) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY0[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY0[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY0[next];
                 }
-                out |= x.shifted(-2) & S::from_words([0x33333]);
-            }
-            let on = run & S::from_words([0xfff]);
-            let mut x = end.shifted(-8) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-8) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY1[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY1[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY1[next];
                 }
-                out |= x.shifted(-8) & S::from_words([0xfff]);
-            }
-            let on = run & S::from_words([0xccccc]);
-            let mut x = end.shifted(2) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(2) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY2[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY2[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY2[next];
                 }
-                out |= x.shifted(2) & S::from_words([0xccccc]);
-            }
-            let on = run & S::from_words([0xfff00]);
-            let mut x = end.shifted(8) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(8) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY3[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY3[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY3[next];
                 }
-                out |= x.shifted(8) & S::from_words([0xfff00]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0x33333]);
+                let mut x = end.shifted(-2) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-2);
+                    out |= x.shifted(-2) & S::from_words([0x33333]);
+                }
+                let on = run & S::from_words([0xfff]);
+                let mut x = end.shifted(-8) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-8);
+                    p &= p.shifted(-8);
+                    x |= p & x.shifted(-16);
+                    out |= x.shifted(-8) & S::from_words([0xfff]);
+                }
+                let on = run & S::from_words([0xccccc]);
+                let mut x = end.shifted(2) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(2);
+                    out |= x.shifted(2) & S::from_words([0xccccc]);
+                }
+                let on = run & S::from_words([0xfff00]);
+                let mut x = end.shifted(8) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(8);
+                    p &= p.shifted(8);
+                    x |= p & x.shifted(16);
+                    out |= x.shifted(8) & S::from_words([0xfff00]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -33024,6 +34921,102 @@ mod p23 {
     fn b20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i35(e, pos, v, cand), i36(e, pos, v, cand))
     }
+
+    /// The cells after each cell against shift 2.
+    static RAY0: [S; 20] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+    ];
+
+    /// The cells after each cell against shift 8.
+    static RAY1: [S; 20] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x101]),
+        S::from_words([0x202]),
+        S::from_words([0x404]),
+        S::from_words([0x808]),
+    ];
+
+    /// The cells after each cell against shift -2.
+    static RAY2: [S; 20] = [
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -8.
+    static RAY3: [S; 20] = [
+        S::from_words([0x10100]),
+        S::from_words([0x20200]),
+        S::from_words([0x40400]),
+        S::from_words([0x80800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
 }
 
 /// gen 27
@@ -33751,7 +35744,7 @@ mod p24 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at1(e, w, &pos, m, g);
             }
         }
@@ -33769,7 +35762,7 @@ mod p24 {
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
 
@@ -33779,8 +35772,9 @@ mod p24 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -33804,13 +35798,13 @@ mod p24 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -33819,13 +35813,13 @@ mod p24 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
@@ -33834,7 +35828,7 @@ mod p24 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
@@ -33843,13 +35837,13 @@ mod p24 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -33860,7 +35854,7 @@ mod p24 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
@@ -33869,13 +35863,13 @@ mod p24 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -34799,14 +36793,14 @@ mod p25 {
     fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at33(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -34821,7 +36815,7 @@ mod p25 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at2(e, w, &pos, m, g);
             }
         }
@@ -34837,10 +36831,10 @@ mod p25 {
 
     #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<2>(m, 0) {
             at5(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<2>(m, 1) {
             at15(e, v, &pos, m, g);
         }
     }
@@ -34865,14 +36859,14 @@ mod p25 {
     fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<3>(m, 0) {
                 at9(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<3>(m, 1) {
                 at13(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -34914,7 +36908,7 @@ mod p25 {
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<3>(m, c as u8) {
                 at18(e, w, &pos, m, g);
             }
         }
@@ -34924,14 +36918,14 @@ mod p25 {
     fn at18(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<4>(m, 0) {
                 at20(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<4>(m, 1) {
                 at23(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -34942,17 +36936,17 @@ mod p25 {
 
     #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at23(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline]
     fn at33(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -34961,13 +36955,14 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+    fn replay(e: &mut Engine<'_>, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap33(e, v, pos, r),
@@ -34976,13 +36971,13 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -34991,7 +36986,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap5(e, v, pos, r),
             1 => ap15(e, v, pos, r),
@@ -35000,12 +36995,12 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap6(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s24(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -35014,7 +37009,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap9(e, v, pos, r),
             1 => ap13(e, v, pos, r),
@@ -35023,7 +37018,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let d = e.program().relations[7].turn(0, i7(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -35033,12 +37028,12 @@ mod p25 {
     }
 
     #[inline]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap33(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b8(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
@@ -35047,13 +37042,13 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap18(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap20(e, v, pos, r),
             1 => ap23(e, v, pos, r),
@@ -35062,7 +37057,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[2]);
         let to = usize::from(v[0]);
         if from != to {
@@ -35076,7 +37071,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap23(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[2]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -35084,7 +37079,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         for c in s41(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
@@ -35094,7 +37089,7 @@ mod p25 {
     }
 
     #[inline]
-    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -35105,7 +37100,7 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap34(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap34(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b9(e, &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
@@ -35114,13 +37109,13 @@ mod p25 {
     }
 
     #[inline(always)]
-    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap35(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap36(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -37437,7 +39432,7 @@ mod p26 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -37447,8 +39442,9 @@ mod p26 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -37472,13 +39468,13 @@ mod p26 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -37487,7 +39483,7 @@ mod p26 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
@@ -37496,13 +39492,13 @@ mod p26 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -37513,7 +39509,7 @@ mod p26 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
@@ -37522,7 +39518,7 @@ mod p26 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap8(e, v, pos, r);
         } else {
@@ -37531,19 +39527,19 @@ mod p26 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -37949,14 +39945,14 @@ mod p27 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at34(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -37967,10 +39963,10 @@ mod p27 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<1>(m, 1) {
             at26(e, v, &pos, m, g);
         }
     }
@@ -38007,14 +40003,14 @@ mod p27 {
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<2>(m, 0) {
                 at6(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<2>(m, 1) {
                 at12(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -38029,7 +40025,7 @@ mod p27 {
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<3>(m, c as u8) {
                 at7(e, w, &pos, m, g);
             }
         }
@@ -38041,7 +40037,7 @@ mod p27 {
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<4>(m, c as u8) {
                 at8(e, w, &pos, m, g);
             }
         }
@@ -38066,7 +40062,7 @@ mod p27 {
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<3>(m, c as u8) {
                 at13(e, w, &pos, m, g);
             }
         }
@@ -38078,7 +40074,7 @@ mod p27 {
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<4>(m, c as u8) {
                 at14(e, w, &pos, m, g);
             }
         }
@@ -38148,7 +40144,7 @@ mod p27 {
         for c in set.iter() {
             let mut w = v;
             w[6] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<2>(m, c as u8) {
                 at27(e, w, &pos, m, g);
             }
         }
@@ -38166,13 +40162,13 @@ mod p27 {
     fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<3>(m, c as u8);
         }
     }
 
     #[inline]
     fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -38181,8 +40177,9 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -38206,7 +40203,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap34(e, v, pos, r),
@@ -38215,7 +40212,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
             1 => ap26(e, v, pos, r),
@@ -38224,7 +40221,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap3(e, v, pos, r);
         } else {
@@ -38233,7 +40230,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s4(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -38242,7 +40239,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s5(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -38252,7 +40249,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap6(e, v, pos, r),
             1 => ap12(e, v, pos, r),
@@ -38261,19 +40258,19 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[1]);
         let to = usize::from(v[2]);
         if from != to {
@@ -38287,7 +40284,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -38298,19 +40295,19 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[3] = u16::from(r.decision());
         ap13(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[4] = u16::from(r.decision());
         ap14(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[3]);
         let to = usize::from(v[4]);
         if from != to {
@@ -38324,7 +40321,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -38333,7 +40330,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s20(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -38342,7 +40339,7 @@ mod p27 {
     }
 
     #[inline]
-    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap20(e, v, pos, r),
             1 => ap34(e, v, pos, r),
@@ -38351,13 +40348,13 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[5] = u16::from(r.decision());
         ap21(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[5]);
         e.rt_set_cell(c, piece);
@@ -38366,13 +40363,13 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[6] = u16::from(r.decision());
         ap27(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[6]);
         e.rt_set_cell(c, piece);
@@ -38381,13 +40378,13 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[7] = u16::from(r.decision());
         ap34(e, v, pos, r);
     }
 
     #[inline]
-    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -38398,7 +40395,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
@@ -38407,7 +40404,7 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap37(e, v, pos, r);
         } else {
@@ -38416,19 +40413,19 @@ mod p27 {
     }
 
     #[inline(always)]
-    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -38554,45 +40551,32 @@ mod p27 {
     fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let run = s18(e, pos, v, ALL, cand);
         let end = s19(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(v[4]));
+        let f = usize::from(v[4]);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x6db])).shifted(1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x6db])).shifted(1);
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY1.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY1[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x1ff])).shifted(3);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x1ff])).shifted(3);
+            let ray = RAY2.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY2[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xdb6])).shifted(-1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xdb6])).shifted(-1);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xff8])).shifted(-3);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xff8])).shifted(-3);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY3.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY3[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -38673,18 +40657,14 @@ mod p27 {
     fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let run = s28(e, pos, v, ALL, cand);
         let end = s33(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(3u16));
+        let f = usize::from(3u16);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x6db])).shifted(1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x6db])).shifted(1);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -38812,6 +40792,70 @@ mod p27 {
     fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
+
+    /// The cells after each cell along shift 1.
+    static RAY0: [S; 12] = [
+        S::from_words([0x6]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x30]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x180]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0xc00]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 3.
+    static RAY1: [S; 12] = [
+        S::from_words([0x248]),
+        S::from_words([0x490]),
+        S::from_words([0x920]),
+        S::from_words([0x240]),
+        S::from_words([0x480]),
+        S::from_words([0x900]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -1.
+    static RAY2: [S; 12] = [
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x3]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x18]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0xc0]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x600]),
+    ];
+
+    /// The cells after each cell along shift -3.
+    static RAY3: [S; 12] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x9]),
+        S::from_words([0x12]),
+        S::from_words([0x24]),
+        S::from_words([0x49]),
+        S::from_words([0x92]),
+        S::from_words([0x124]),
+    ];
 }
 
 /// gen 32
@@ -39185,7 +41229,7 @@ mod p28 {
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
-            if let Some(m) = g.extend(m, k as u8) {
+            if let Some(m) = g.extend_at::<0>(m, k as u8) {
                 let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
@@ -39195,21 +41239,21 @@ mod p28 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at15(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -39224,7 +41268,7 @@ mod p28 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at9(e, w, &pos, m, g);
             }
         }
@@ -39234,13 +41278,13 @@ mod p28 {
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
 
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -39249,8 +41293,9 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -39274,7 +41319,7 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
@@ -39283,7 +41328,7 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = 1i32.wrapping_add(i32::from(r.decision()));
         e.rt_set_counter(13, value);
         pos.counters[13] = value;
@@ -39291,7 +41336,7 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 12usize;
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -39302,13 +41347,13 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_again();
         ap18(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 12usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -39319,7 +41364,7 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap8(e, v, pos, r),
             1 => ap15(e, v, pos, r),
@@ -39328,19 +41373,19 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
@@ -39354,7 +41399,7 @@ mod p28 {
     }
 
     #[inline]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i12(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -39365,7 +41410,7 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
@@ -39374,13 +41419,13 @@ mod p28 {
     }
 
     #[inline(always)]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -39438,21 +41483,35 @@ mod p28 {
     fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         let run = s8(e, pos, v, ALL, cand);
         let end = s9(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0x36]);
-            let mut x = end.shifted(-2) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-2) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY0[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY0[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY0[next];
                 }
-                out |= x.shifted(-2) & S::from_words([0x36]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0x36]);
+                let mut x = end.shifted(-2) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-2);
+                    p &= p.shifted(-2);
+                    x |= p & x.shifted(-4);
+                    out |= x.shifted(-2) & S::from_words([0x36]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -39598,6 +41657,19 @@ mod p28 {
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
+
+    /// The cells after each cell against shift 2.
+    static RAY0: [S; 9] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x14]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+    ];
 }
 
 /// gen 33
@@ -40175,7 +42247,7 @@ mod p29 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -40185,8 +42257,9 @@ mod p29 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -40210,13 +42283,13 @@ mod p29 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -40225,7 +42298,7 @@ mod p29 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
@@ -40234,13 +42307,13 @@ mod p29 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -40251,7 +42324,7 @@ mod p29 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -40262,7 +42335,7 @@ mod p29 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -40273,7 +42346,7 @@ mod p29 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
@@ -40282,7 +42355,7 @@ mod p29 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
@@ -40291,19 +42364,19 @@ mod p29 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -40829,7 +42902,7 @@ mod p30 {
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..3u16 {
-            if let Some(m) = g.extend(m, k as u8) {
+            if let Some(m) = g.extend_at::<0>(m, k as u8) {
                 let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
@@ -40839,7 +42912,7 @@ mod p30 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -40856,14 +42929,14 @@ mod p30 {
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at15(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -40901,8 +42974,8 @@ mod p30 {
                     continue;
                 }
                 let [hi, lo] = (index as u16).to_be_bytes();
-                if let Some(m) = g.extend(m, hi).and_then(|m| g.extend(m, lo)) {
-                    g.leaf(m);
+                if let Some(m) = g.extend_at::<1>(m, hi).and_then(|m| g.extend_at::<2>(m, lo)) {
+                    g.leaf_short(m);
                 }
             }
         }
@@ -40910,7 +42983,7 @@ mod p30 {
 
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -40919,8 +42992,9 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -40944,7 +43018,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
@@ -40953,7 +43027,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = 1i32.wrapping_add(i32::from(r.decision()));
         e.rt_set_counter(10, value);
         pos.counters[10] = value;
@@ -40961,7 +43035,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -40972,13 +43046,13 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_again();
         ap20(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -40989,7 +43063,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap8(e, v, pos, r),
             1 => ap15(e, v, pos, r),
@@ -40998,7 +43072,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let hi = r.decision();
         let lo = r.decision();
         let index = (u16::from(hi) << 8) | u16::from(lo);
@@ -41030,7 +43104,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         for c in s10(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
@@ -41040,7 +43114,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i10(e, &pos, &v, 0);
         for c in s15(e, &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
@@ -41053,7 +43127,7 @@ mod p30 {
     }
 
     #[inline]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -41064,7 +43138,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
@@ -41073,7 +43147,7 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
@@ -41082,19 +43156,19 @@ mod p30 {
     }
 
     #[inline(always)]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -41723,7 +43797,7 @@ mod p31 {
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..3u16 {
-            if let Some(m) = g.extend(m, k as u8) {
+            if let Some(m) = g.extend_at::<0>(m, k as u8) {
                 let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
@@ -41733,7 +43807,7 @@ mod p31 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -41750,14 +43824,14 @@ mod p31 {
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at15(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -41795,8 +43869,8 @@ mod p31 {
                     continue;
                 }
                 let [hi, lo] = (index as u16).to_be_bytes();
-                if let Some(m) = g.extend(m, hi).and_then(|m| g.extend(m, lo)) {
-                    g.leaf(m);
+                if let Some(m) = g.extend_at::<1>(m, hi).and_then(|m| g.extend_at::<2>(m, lo)) {
+                    g.leaf_short(m);
                 }
             }
         }
@@ -41804,7 +43878,7 @@ mod p31 {
 
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -41813,8 +43887,9 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -41838,7 +43913,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
@@ -41847,7 +43922,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = 1i32.wrapping_add(i32::from(r.decision()));
         e.rt_set_counter(10, value);
         pos.counters[10] = value;
@@ -41855,7 +43930,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -41866,13 +43941,13 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_again();
         ap20(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -41883,7 +43958,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap8(e, v, pos, r),
             1 => ap15(e, v, pos, r),
@@ -41892,7 +43967,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let hi = r.decision();
         let lo = r.decision();
         let index = (u16::from(hi) << 8) | u16::from(lo);
@@ -41924,7 +43999,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         for c in s10(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
@@ -41934,7 +44009,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i10(e, &pos, &v, 0);
         for c in s15(e, &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
@@ -41947,7 +44022,7 @@ mod p31 {
     }
 
     #[inline]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -41958,7 +44033,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
@@ -41967,7 +44042,7 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
@@ -41976,19 +44051,19 @@ mod p31 {
     }
 
     #[inline(always)]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -42783,7 +44858,7 @@ mod p32 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -42793,8 +44868,9 @@ mod p32 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -42818,13 +44894,13 @@ mod p32 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(0u8);
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -42833,7 +44909,7 @@ mod p32 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -42844,7 +44920,7 @@ mod p32 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b8(e, &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
@@ -42853,7 +44929,7 @@ mod p32 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b10(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
@@ -42862,19 +44938,19 @@ mod p32 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -43588,7 +45664,7 @@ mod p33 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -43598,8 +45674,9 @@ mod p33 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -43623,13 +45700,13 @@ mod p33 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(0u8);
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -43638,7 +45715,7 @@ mod p33 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -43649,7 +45726,7 @@ mod p33 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b8(e, &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
@@ -43658,7 +45735,7 @@ mod p33 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b10(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
@@ -43667,19 +45744,19 @@ mod p33 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -44556,14 +46633,14 @@ mod p34 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at10(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -44578,7 +46655,7 @@ mod p34 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at2(e, w, &pos, m, g);
             }
         }
@@ -44604,13 +46681,13 @@ mod p34 {
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -44619,8 +46696,9 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -44644,7 +46722,7 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap10(e, v, pos, r),
@@ -44653,13 +46731,13 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -44668,7 +46746,7 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -44677,13 +46755,13 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
     #[inline]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -44694,7 +46772,7 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap12(e, v, pos, r);
         } else {
@@ -44703,13 +46781,13 @@ mod p34 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -44832,63 +46910,44 @@ mod p34 {
     fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         let run = s21(e, pos, v, ALL, cand);
         let end = s22(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(v[0]));
+        let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7bdef])).shifted(6);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7bdef])).shifted(6);
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY1.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY1[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7bde])).shifted(9);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7bde])).shifted(9);
+            let ray = RAY2.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY2[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY3.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY3[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xe739c])).shifted(3);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xe739c])).shifted(3);
+            let ray = RAY4.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY4[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x1ef7bc0])).shifted(-6);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x1ef7bc0])).shifted(-6);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xf7bc00])).shifted(-9);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xf7bc00])).shifted(-9);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x739ce0])).shifted(-3);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x739ce0])).shifted(-3);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY5.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY5[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -44999,6 +47058,180 @@ mod p34 {
     fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
+
+    /// The cells after each cell along shift 6.
+    static RAY0: [S; 25] = [
+        S::from_words([0x1041040]),
+        S::from_words([0x82080]),
+        S::from_words([0x4100]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x820800]),
+        S::from_words([0x1041000]),
+        S::from_words([0x82000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x410000]),
+        S::from_words([0x820000]),
+        S::from_words([0x1040000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 9.
+    static RAY1: [S; 25] = [
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0x100800]),
+        S::from_words([0x201000]),
+        S::from_words([0x402000]),
+        S::from_words([0x0]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 3.
+    static RAY2: [S; 25] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x480]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x9000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x120000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -6.
+    static RAY3: [S; 25] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x41]),
+        S::from_words([0x82]),
+        S::from_words([0x104]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0x820]),
+        S::from_words([0x1041]),
+        S::from_words([0x2082]),
+        S::from_words([0x0]),
+        S::from_words([0x8000]),
+        S::from_words([0x10400]),
+        S::from_words([0x20820]),
+        S::from_words([0x41041]),
+    ];
+
+    /// The cells after each cell along shift -9.
+    static RAY4: [S; 25] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x804]),
+        S::from_words([0x1008]),
+        S::from_words([0x2010]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -3.
+    static RAY5: [S; 25] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x90]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1200]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x24000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
 }
 
 /// gen 36 (style=wild)
@@ -45624,14 +47857,14 @@ mod p35 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at10(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -45646,7 +47879,7 @@ mod p35 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at2(e, w, &pos, m, g);
             }
         }
@@ -45672,13 +47905,13 @@ mod p35 {
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -45687,8 +47920,9 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -45712,7 +47946,7 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap10(e, v, pos, r),
@@ -45721,13 +47955,13 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -45736,7 +47970,7 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -45745,13 +47979,13 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
     #[inline]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -45762,7 +47996,7 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap12(e, v, pos, r);
         } else {
@@ -45771,13 +48005,13 @@ mod p35 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -45900,63 +48134,44 @@ mod p35 {
     fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         let run = s21(e, pos, v, ALL, cand);
         let end = s22(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(v[0]));
+        let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7bdef])).shifted(6);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7bdef])).shifted(6);
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY1.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY1[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7bde])).shifted(9);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7bde])).shifted(9);
+            let ray = RAY2.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY2[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY3.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY3[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xe739c])).shifted(3);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xe739c])).shifted(3);
+            let ray = RAY4.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY4[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x1ef7bc0])).shifted(-6);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x1ef7bc0])).shifted(-6);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xf7bc00])).shifted(-9);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xf7bc00])).shifted(-9);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x739ce0])).shifted(-3);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x739ce0])).shifted(-3);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY5.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY5[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -46067,6 +48282,180 @@ mod p35 {
     fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
+
+    /// The cells after each cell along shift 6.
+    static RAY0: [S; 25] = [
+        S::from_words([0x1041040]),
+        S::from_words([0x82080]),
+        S::from_words([0x4100]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x820800]),
+        S::from_words([0x1041000]),
+        S::from_words([0x82000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x410000]),
+        S::from_words([0x820000]),
+        S::from_words([0x1040000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 9.
+    static RAY1: [S; 25] = [
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0x100800]),
+        S::from_words([0x201000]),
+        S::from_words([0x402000]),
+        S::from_words([0x0]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 3.
+    static RAY2: [S; 25] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x480]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x9000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x120000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -6.
+    static RAY3: [S; 25] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x41]),
+        S::from_words([0x82]),
+        S::from_words([0x104]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0x820]),
+        S::from_words([0x1041]),
+        S::from_words([0x2082]),
+        S::from_words([0x0]),
+        S::from_words([0x8000]),
+        S::from_words([0x10400]),
+        S::from_words([0x20820]),
+        S::from_words([0x41041]),
+    ];
+
+    /// The cells after each cell along shift -9.
+    static RAY4: [S; 25] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x804]),
+        S::from_words([0x1008]),
+        S::from_words([0x2010]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -3.
+    static RAY5: [S; 25] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x90]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1200]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x24000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
 }
 
 /// gen 37 (style=plain)
@@ -46773,13 +49162,13 @@ mod p36 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<0>(m, 1) {
             at4(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 2) {
+        if let Some(m) = g.extend_at::<0>(m, 2) {
             at8(e, v, &pos, m, g);
         }
     }
@@ -46791,7 +49180,7 @@ mod p36 {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if let Some(m) = g.extend(m, i as u8) {
+            if let Some(m) = g.extend_at::<1>(m, i as u8) {
                 let mut w = v;
                 w[0] = i as u16;
                 at2(e, w, &pos, m, g);
@@ -46818,7 +49207,7 @@ mod p36 {
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at18(e, w, &pos, m, g);
             }
         }
@@ -46826,10 +49215,10 @@ mod p36 {
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<1>(m, 0) {
             at9(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<1>(m, 1) {
             at14(e, v, &pos, m, g);
         }
     }
@@ -46848,7 +49237,7 @@ mod p36 {
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<2>(m, c as u8) {
                 at18(e, w, &pos, m, g);
             }
         }
@@ -46860,7 +49249,7 @@ mod p36 {
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<2>(m, c as u8) {
                 at18(e, w, &pos, m, g);
             }
         }
@@ -46878,12 +49267,12 @@ mod p36 {
 
     #[inline(always)]
     fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -46892,8 +49281,9 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -46917,7 +49307,7 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap4(e, v, pos, r),
@@ -46927,13 +49317,13 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let d = {
             let i = u8::try_from(v[0]).unwrap_or(255);
             e.program().relations[2].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
@@ -46946,13 +49336,13 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap17(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap9(e, v, pos, r),
             1 => ap14(e, v, pos, r),
@@ -46961,18 +49351,18 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap10(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[3] = u16::from(r.decision());
         ap11(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[3]);
         e.rt_set_cell(c, piece);
@@ -46981,13 +49371,13 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[4] = u16::from(r.decision());
         ap17(e, v, pos, r);
     }
 
     #[inline]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i4(e, &pos, &v, 0);
         for c in s24(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
@@ -47000,7 +49390,7 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap20(e, v, pos, r),
             1 => ap22(e, v, pos, r),
@@ -47009,7 +49399,7 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i6(e, &pos, &v, 0);
         for c in s25(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
@@ -47022,13 +49412,13 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -47039,7 +49429,7 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
@@ -47048,13 +49438,13 @@ mod p36 {
     }
 
     #[inline(always)]
-    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -48074,13 +50464,13 @@ mod p37 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<0>(m, 1) {
             at4(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 2) {
+        if let Some(m) = g.extend_at::<0>(m, 2) {
             at8(e, v, &pos, m, g);
         }
     }
@@ -48092,7 +50482,7 @@ mod p37 {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if let Some(m) = g.extend(m, i as u8) {
+            if let Some(m) = g.extend_at::<1>(m, i as u8) {
                 let mut w = v;
                 w[0] = i as u16;
                 at2(e, w, &pos, m, g);
@@ -48119,7 +50509,7 @@ mod p37 {
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at18(e, w, &pos, m, g);
             }
         }
@@ -48127,10 +50517,10 @@ mod p37 {
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<1>(m, 0) {
             at9(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<1>(m, 1) {
             at14(e, v, &pos, m, g);
         }
     }
@@ -48149,7 +50539,7 @@ mod p37 {
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<2>(m, c as u8) {
                 at18(e, w, &pos, m, g);
             }
         }
@@ -48161,7 +50551,7 @@ mod p37 {
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<2>(m, c as u8) {
                 at18(e, w, &pos, m, g);
             }
         }
@@ -48179,12 +50569,12 @@ mod p37 {
 
     #[inline(always)]
     fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -48193,8 +50583,9 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -48218,7 +50609,7 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap4(e, v, pos, r),
@@ -48228,13 +50619,13 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let d = {
             let i = u8::try_from(v[0]).unwrap_or(255);
             e.program().relations[2].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
@@ -48247,13 +50638,13 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap17(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap9(e, v, pos, r),
             1 => ap14(e, v, pos, r),
@@ -48262,18 +50653,18 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap10(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[3] = u16::from(r.decision());
         ap11(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[3]);
         e.rt_set_cell(c, piece);
@@ -48282,13 +50673,13 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[4] = u16::from(r.decision());
         ap17(e, v, pos, r);
     }
 
     #[inline]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i4(e, &pos, &v, 0);
         for c in s24(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
@@ -48301,7 +50692,7 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap20(e, v, pos, r),
             1 => ap22(e, v, pos, r),
@@ -48310,7 +50701,7 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i6(e, &pos, &v, 0);
         for c in s25(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
@@ -48323,13 +50714,13 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -48340,7 +50731,7 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
@@ -48349,13 +50740,13 @@ mod p37 {
     }
 
     #[inline(always)]
-    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -49675,14 +52066,14 @@ mod p38 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at17(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -49697,7 +52088,7 @@ mod p38 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at2(e, w, &pos, m, g);
             }
         }
@@ -49718,7 +52109,7 @@ mod p38 {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if let Some(m) = g.extend(m, i as u8) {
+            if let Some(m) = g.extend_at::<2>(m, i as u8) {
                 let mut w = v;
                 w[1] = i as u16;
                 at6(e, w, &pos, m, g);
@@ -49777,12 +52168,12 @@ mod p38 {
 
     #[inline(always)]
     fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -49791,8 +52182,9 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -49816,7 +52208,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap17(e, v, pos, r),
@@ -49825,13 +52217,13 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -49840,13 +52232,13 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap6(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let d = e.program().relations[6].turn(0, i6(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -49856,7 +52248,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s10(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -49866,13 +52258,13 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[4] = 0;
         ap9(e, v, pos, r);
     }
 
     #[inline]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if !b2(e, &pos, &v, 0) {
             ap12(e, v, pos, r);
             return;
@@ -49885,7 +52277,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s18(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -49895,7 +52287,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[3]);
         if from != to {
@@ -49909,7 +52301,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(v[0]);
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -49920,7 +52312,7 @@ mod p38 {
     }
 
     #[inline]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -49931,7 +52323,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap19(e, v, pos, r);
         } else {
@@ -49940,7 +52332,7 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
@@ -49949,19 +52341,19 @@ mod p38 {
     }
 
     #[inline(always)]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -50836,17 +53228,17 @@ mod p39 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<0>(m, 1) {
             at3(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -50855,7 +53247,7 @@ mod p39 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at4(e, w, &pos, m, g);
             }
         }
@@ -50879,7 +53271,7 @@ mod p39 {
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -50888,8 +53280,9 @@ mod p39 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -50913,7 +53306,7 @@ mod p39 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap3(e, v, pos, r),
@@ -50922,19 +53315,19 @@ mod p39 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(1u8.wrapping_sub((1 - e.rt_mover()))));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -50943,17 +53336,17 @@ mod p39 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i13(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -50964,7 +53357,7 @@ mod p39 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
@@ -50973,13 +53366,13 @@ mod p39 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -51980,14 +54373,14 @@ mod p40 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at18(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -51998,20 +54391,20 @@ mod p40 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<1>(m, 1) {
             at4(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 2) {
+        if let Some(m) = g.extend_at::<1>(m, 2) {
             at6(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -52030,7 +54423,7 @@ mod p40 {
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<2>(m, c as u8) {
                 at7(e, w, &pos, m, g);
             }
         }
@@ -52040,18 +54433,18 @@ mod p40 {
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s29(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<3>(m, c as u8);
         }
     }
 
     #[inline(always)]
     fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -52060,8 +54453,9 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -52085,7 +54479,7 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap18(e, v, pos, r),
@@ -52094,7 +54488,7 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
             1 => ap4(e, v, pos, r),
@@ -52104,7 +54498,7 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -52115,7 +54509,7 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let d = e.program().relations[6].turn(0, i18(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -52125,19 +54519,19 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[1]);
         let to = usize::from(v[2]);
         if from != to {
@@ -52151,7 +54545,7 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(v[2]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -52159,7 +54553,7 @@ mod p40 {
     }
 
     #[inline]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -52170,7 +54564,7 @@ mod p40 {
     }
 
     #[inline]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -52181,7 +54575,7 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
@@ -52190,13 +54584,13 @@ mod p40 {
     }
 
     #[inline(always)]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -53356,7 +55750,7 @@ mod p41 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at1(e, w, &pos, m, g);
             }
         }
@@ -53413,14 +55807,14 @@ mod p41 {
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<1>(m, 0) {
                 at12(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<1>(m, 1) {
                 at50(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -53431,13 +55825,13 @@ mod p41 {
 
     #[inline(always)]
     fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<2>(m, 0) {
             at13(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<2>(m, 1) {
             at33(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 2) {
+        if let Some(m) = g.extend_at::<2>(m, 2) {
             at38(e, v, &pos, m, g);
         }
     }
@@ -53449,7 +55843,7 @@ mod p41 {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if let Some(m) = g.extend(m, i as u8) {
+            if let Some(m) = g.extend_at::<3>(m, i as u8) {
                 let mut w = v;
                 w[3] = i as u16;
                 at15(e, w, &pos, m, g);
@@ -53537,17 +55931,17 @@ mod p41 {
 
     #[inline(always)]
     fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<4>(m, 0) {
             at28(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<4>(m, 1) {
             at52(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
     fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -53562,44 +55956,44 @@ mod p41 {
     fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s46(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<3>(m, c as u8);
         }
     }
 
     #[inline(always)]
     fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<3>(m, 0) {
             at39(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<3>(m, 1) {
             at52(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 2) {
+        if let Some(m) = g.extend_at::<3>(m, 2) {
             at44(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
     fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
     fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s58(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
 
     #[inline]
     fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -53608,8 +56002,9 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -53633,13 +56028,13 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
@@ -53648,7 +56043,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s7(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -53658,13 +56053,13 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = 0;
         ap5(e, v, pos, r);
     }
 
     #[inline]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if !b2(e, &pos, &v, 0) {
             ap9(e, v, pos, r);
             return;
@@ -53677,7 +56072,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s15(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -53687,7 +56082,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap10(e, v, pos, r),
             1 => ap50(e, v, pos, r),
@@ -53696,7 +56091,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -53707,7 +56102,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap13(e, v, pos, r),
             1 => ap33(e, v, pos, r),
@@ -53717,13 +56112,13 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[3] = u16::from(r.decision());
         ap15(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s16(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -53733,13 +56128,13 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[5] = 0;
         ap17(e, v, pos, r);
     }
 
     #[inline]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if !b3(e, &pos, &v, 0) {
             ap21(e, v, pos, r);
             return;
@@ -53752,7 +56147,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s22(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -53762,7 +56157,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s23(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -53772,13 +56167,13 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[7] = 0;
         ap23(e, v, pos, r);
     }
 
     #[inline]
-    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if !b4(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
             return;
@@ -53791,7 +56186,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s29(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -53801,7 +56196,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s31(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -53810,7 +56205,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap28(e, v, pos, r),
             1 => ap52(e, v, pos, r),
@@ -53819,7 +56214,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s35(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -53828,7 +56223,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i13(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -53839,7 +56234,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
@@ -53848,12 +56243,12 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap35(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -53864,13 +56259,13 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[8] = u16::from(r.decision());
         ap52(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap39(e, v, pos, r),
             1 => ap52(e, v, pos, r),
@@ -53880,7 +56275,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         for c in s49(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
@@ -53890,12 +56285,12 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap52(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(0u8);
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
@@ -53904,13 +56299,13 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[9] = u16::from(r.decision());
         ap52(e, v, pos, r);
     }
 
     #[inline]
-    fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -53921,7 +56316,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap54(e, v, pos, r);
         } else {
@@ -53930,7 +56325,7 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap55(e, v, pos, r);
         } else {
@@ -53939,19 +56334,19 @@ mod p41 {
     }
 
     #[inline(always)]
-    fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -54249,21 +56644,35 @@ mod p41 {
     fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s36(e, pos, v, ALL, cand);
         let end = s39(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0x7ffff80]);
-            let mut x = end.shifted(7) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(7) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY0[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY0[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY0[next];
                 }
-                out |= x.shifted(7) & S::from_words([0x7ffff80]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0x7ffff80]);
+                let mut x = end.shifted(7) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(7);
+                    p &= p.shifted(7);
+                    x |= p & x.shifted(14);
+                    out |= x.shifted(7) & S::from_words([0x7ffff80]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -54317,81 +56726,56 @@ mod p41 {
     fn s49<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s47(e, pos, v, ALL, cand);
         let end = s48(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(v[0]));
+        let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x3f7efdf])).shifted(1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x3f7efdf])).shifted(1);
+            let ray = RAY1.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY1[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY2.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY2[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xfffff])).shifted(7);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xfffff])).shifted(7);
+            let ray = RAY3.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY3[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY4.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY4[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7efdfbe])).shifted(-1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7efdfbe])).shifted(-1);
+            let ray = RAY5.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY5[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY6.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY6[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7ffff80])).shifted(-7);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7ffff80])).shifted(-7);
+            let ray = RAY7.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY7[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7efdf])).shifted(8);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7efdf])).shifted(8);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xfdfbf])).shifted(6);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xfdfbf])).shifted(6);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7efdf00])).shifted(-8);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7efdf00])).shifted(-8);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x3f7efc0])).shifted(-6);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x3f7efc0])).shifted(-6);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY8.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY8[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -54412,57 +56796,82 @@ mod p41 {
     fn s52<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s50(e, pos, v, ALL, cand);
         let end = s51(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0x1f3e7cf]);
-            let mut x = end.shifted(-2) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-2) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY9[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY9[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY9[next];
                 }
-                out |= x.shifted(-2) & S::from_words([0x1f3e7cf]);
-            }
-            let on = run & S::from_words([0x1fff]);
-            let mut x = end.shifted(-14) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-14) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY10[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY10[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY10[next];
                 }
-                out |= x.shifted(-14) & S::from_words([0x1fff]);
-            }
-            let on = run & S::from_words([0x7cf9f3c]);
-            let mut x = end.shifted(2) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(2) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY11[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY11[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY11[next];
                 }
-                out |= x.shifted(2) & S::from_words([0x7cf9f3c]);
-            }
-            let on = run & S::from_words([0x7ffc000]);
-            let mut x = end.shifted(14) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(14) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY12[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY12[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY12[next];
                 }
-                out |= x.shifted(14) & S::from_words([0x7ffc000]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0x1f3e7cf]);
+                let mut x = end.shifted(-2) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-2);
+                    p &= p.shifted(-2);
+                    x |= p & x.shifted(-4);
+                    out |= x.shifted(-2) & S::from_words([0x1f3e7cf]);
+                }
+                let on = run & S::from_words([0x1fff]);
+                let mut x = end.shifted(-14) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-14);
+                    out |= x.shifted(-14) & S::from_words([0x1fff]);
+                }
+                let on = run & S::from_words([0x7cf9f3c]);
+                let mut x = end.shifted(2) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(2);
+                    p &= p.shifted(2);
+                    x |= p & x.shifted(4);
+                    out |= x.shifted(2) & S::from_words([0x7cf9f3c]);
+                }
+                let on = run & S::from_words([0x7ffc000]);
+                let mut x = end.shifted(14) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(14);
+                    out |= x.shifted(14) & S::from_words([0x7ffc000]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -54484,105 +56893,158 @@ mod p41 {
     fn s55<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s52(e, pos, v, ALL, cand);
         let end = s54(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0x3f7efdf]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY13[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY13[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY13[next];
                 }
-                out |= x.shifted(-1) & S::from_words([0x3f7efdf]);
-            }
-            let on = run & S::from_words([0xfffff]);
-            let mut x = end.shifted(-7) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-7) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY14[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY14[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY14[next];
                 }
-                out |= x.shifted(-7) & S::from_words([0xfffff]);
-            }
-            let on = run & S::from_words([0x7efdfbe]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY15[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY15[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY15[next];
                 }
-                out |= x.shifted(1) & S::from_words([0x7efdfbe]);
-            }
-            let on = run & S::from_words([0x7ffff80]);
-            let mut x = end.shifted(7) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(7) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY0[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY0[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY0[next];
                 }
-                out |= x.shifted(7) & S::from_words([0x7ffff80]);
-            }
-            let on = run & S::from_words([0x7efdf]);
-            let mut x = end.shifted(-8) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-8) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY16[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY16[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY16[next];
                 }
-                out |= x.shifted(-8) & S::from_words([0x7efdf]);
-            }
-            let on = run & S::from_words([0xfdfbf]);
-            let mut x = end.shifted(-6) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-6) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY17[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY17[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY17[next];
                 }
-                out |= x.shifted(-6) & S::from_words([0xfdfbf]);
-            }
-            let on = run & S::from_words([0x7efdf00]);
-            let mut x = end.shifted(8) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(8) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY18[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY18[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY18[next];
                 }
-                out |= x.shifted(8) & S::from_words([0x7efdf00]);
-            }
-            let on = run & S::from_words([0x3f7efc0]);
-            let mut x = end.shifted(6) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(6) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY19[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY19[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY19[next];
                 }
-                out |= x.shifted(6) & S::from_words([0x3f7efc0]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0x3f7efdf]);
+                let mut x = end.shifted(-1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-1);
+                    p &= p.shifted(-1);
+                    x |= p & x.shifted(-2);
+                    p &= p.shifted(-2);
+                    x |= p & x.shifted(-4);
+                    out |= x.shifted(-1) & S::from_words([0x3f7efdf]);
+                }
+                let on = run & S::from_words([0xfffff]);
+                let mut x = end.shifted(-7) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-7);
+                    p &= p.shifted(-7);
+                    x |= p & x.shifted(-14);
+                    out |= x.shifted(-7) & S::from_words([0xfffff]);
+                }
+                let on = run & S::from_words([0x7efdfbe]);
+                let mut x = end.shifted(1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(1);
+                    p &= p.shifted(1);
+                    x |= p & x.shifted(2);
+                    p &= p.shifted(2);
+                    x |= p & x.shifted(4);
+                    out |= x.shifted(1) & S::from_words([0x7efdfbe]);
+                }
+                let on = run & S::from_words([0x7ffff80]);
+                let mut x = end.shifted(7) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(7);
+                    p &= p.shifted(7);
+                    x |= p & x.shifted(14);
+                    out |= x.shifted(7) & S::from_words([0x7ffff80]);
+                }
+                let on = run & S::from_words([0x7efdf]);
+                let mut x = end.shifted(-8) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-8);
+                    p &= p.shifted(-8);
+                    x |= p & x.shifted(-16);
+                    out |= x.shifted(-8) & S::from_words([0x7efdf]);
+                }
+                let on = run & S::from_words([0xfdfbf]);
+                let mut x = end.shifted(-6) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-6);
+                    p &= p.shifted(-6);
+                    x |= p & x.shifted(-12);
+                    out |= x.shifted(-6) & S::from_words([0xfdfbf]);
+                }
+                let on = run & S::from_words([0x7efdf00]);
+                let mut x = end.shifted(8) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(8);
+                    p &= p.shifted(8);
+                    x |= p & x.shifted(16);
+                    out |= x.shifted(8) & S::from_words([0x7efdf00]);
+                }
+                let on = run & S::from_words([0x3f7efc0]);
+                let mut x = end.shifted(6) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(6);
+                    p &= p.shifted(6);
+                    x |= p & x.shifted(12);
+                    out |= x.shifted(6) & S::from_words([0x3f7efc0]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -54601,57 +57063,90 @@ mod p41 {
     fn s58<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s56(e, pos, v, ALL, cand);
         let end = s57(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0x3f7efdf]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY13[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY13[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY13[next];
                 }
-                out |= x.shifted(-1) & S::from_words([0x3f7efdf]);
-            }
-            let on = run & S::from_words([0xfffff]);
-            let mut x = end.shifted(-7) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-7) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY14[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY14[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY14[next];
                 }
-                out |= x.shifted(-7) & S::from_words([0xfffff]);
-            }
-            let on = run & S::from_words([0x7efdfbe]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY15[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY15[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY15[next];
                 }
-                out |= x.shifted(1) & S::from_words([0x7efdfbe]);
-            }
-            let on = run & S::from_words([0x7ffff80]);
-            let mut x = end.shifted(7) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(7) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY0[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY0[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY0[next];
                 }
-                out |= x.shifted(7) & S::from_words([0x7ffff80]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0x3f7efdf]);
+                let mut x = end.shifted(-1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-1);
+                    p &= p.shifted(-1);
+                    x |= p & x.shifted(-2);
+                    p &= p.shifted(-2);
+                    x |= p & x.shifted(-4);
+                    out |= x.shifted(-1) & S::from_words([0x3f7efdf]);
+                }
+                let on = run & S::from_words([0xfffff]);
+                let mut x = end.shifted(-7) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-7);
+                    p &= p.shifted(-7);
+                    x |= p & x.shifted(-14);
+                    out |= x.shifted(-7) & S::from_words([0xfffff]);
+                }
+                let on = run & S::from_words([0x7efdfbe]);
+                let mut x = end.shifted(1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(1);
+                    p &= p.shifted(1);
+                    x |= p & x.shifted(2);
+                    p &= p.shifted(2);
+                    x |= p & x.shifted(4);
+                    out |= x.shifted(1) & S::from_words([0x7efdfbe]);
+                }
+                let on = run & S::from_words([0x7ffff80]);
+                let mut x = end.shifted(7) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(7);
+                    p &= p.shifted(7);
+                    x |= p & x.shifted(14);
+                    out |= x.shifted(7) & S::from_words([0x7ffff80]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -55002,6 +57497,626 @@ mod p41 {
     fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
+
+    /// The cells after each cell against shift -7.
+    static RAY0: [S; 27] = [
+        S::from_words([0x204080]),
+        S::from_words([0x408100]),
+        S::from_words([0x810200]),
+        S::from_words([0x1020400]),
+        S::from_words([0x2040800]),
+        S::from_words([0x4081000]),
+        S::from_words([0x102000]),
+        S::from_words([0x204000]),
+        S::from_words([0x408000]),
+        S::from_words([0x810000]),
+        S::from_words([0x1020000]),
+        S::from_words([0x2040000]),
+        S::from_words([0x4080000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 1.
+    static RAY1: [S; 27] = [
+        S::from_words([0x3e]),
+        S::from_words([0x3c]),
+        S::from_words([0x38]),
+        S::from_words([0x30]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x1f80]),
+        S::from_words([0x1f00]),
+        S::from_words([0x1e00]),
+        S::from_words([0x1c00]),
+        S::from_words([0x1800]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0xfc000]),
+        S::from_words([0xf8000]),
+        S::from_words([0xf0000]),
+        S::from_words([0xe0000]),
+        S::from_words([0xc0000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x7e00000]),
+        S::from_words([0x7c00000]),
+        S::from_words([0x7800000]),
+        S::from_words([0x7000000]),
+        S::from_words([0x6000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 7.
+    static RAY2: [S; 27] = [
+        S::from_words([0x204080]),
+        S::from_words([0x408100]),
+        S::from_words([0x810200]),
+        S::from_words([0x1020400]),
+        S::from_words([0x2040800]),
+        S::from_words([0x4081000]),
+        S::from_words([0x102000]),
+        S::from_words([0x204000]),
+        S::from_words([0x408000]),
+        S::from_words([0x810000]),
+        S::from_words([0x1020000]),
+        S::from_words([0x2040000]),
+        S::from_words([0x4080000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -1.
+    static RAY3: [S; 27] = [
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x3]),
+        S::from_words([0x7]),
+        S::from_words([0xf]),
+        S::from_words([0x1f]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0xc0]),
+        S::from_words([0x1c0]),
+        S::from_words([0x3c0]),
+        S::from_words([0x7c0]),
+        S::from_words([0xfc0]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x6000]),
+        S::from_words([0xe000]),
+        S::from_words([0x1e000]),
+        S::from_words([0x3e000]),
+        S::from_words([0x7e000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x300000]),
+        S::from_words([0x700000]),
+        S::from_words([0xf00000]),
+        S::from_words([0x1f00000]),
+        S::from_words([0x3f00000]),
+    ];
+
+    /// The cells after each cell along shift -7.
+    static RAY4: [S; 27] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x81]),
+        S::from_words([0x102]),
+        S::from_words([0x204]),
+        S::from_words([0x408]),
+        S::from_words([0x810]),
+        S::from_words([0x1020]),
+        S::from_words([0x2040]),
+        S::from_words([0x4081]),
+        S::from_words([0x8102]),
+        S::from_words([0x10204]),
+        S::from_words([0x20408]),
+        S::from_words([0x40810]),
+        S::from_words([0x81020]),
+    ];
+
+    /// The cells after each cell along shift 8.
+    static RAY5: [S; 27] = [
+        S::from_words([0x1010100]),
+        S::from_words([0x2020200]),
+        S::from_words([0x4040400]),
+        S::from_words([0x80800]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0x404000]),
+        S::from_words([0x808000]),
+        S::from_words([0x1010000]),
+        S::from_words([0x2020000]),
+        S::from_words([0x4040000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 6.
+    static RAY6: [S; 27] = [
+        S::from_words([0x40]),
+        S::from_words([0x2080]),
+        S::from_words([0x104100]),
+        S::from_words([0x208200]),
+        S::from_words([0x410400]),
+        S::from_words([0x820800]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x104000]),
+        S::from_words([0x208000]),
+        S::from_words([0x410000]),
+        S::from_words([0x820000]),
+        S::from_words([0x1040000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -8.
+    static RAY7: [S; 27] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x101]),
+        S::from_words([0x202]),
+        S::from_words([0x404]),
+        S::from_words([0x808]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x4040]),
+        S::from_words([0x8080]),
+        S::from_words([0x10101]),
+        S::from_words([0x20202]),
+        S::from_words([0x40404]),
+    ];
+
+    /// The cells after each cell along shift -6.
+    static RAY8: [S; 27] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x82]),
+        S::from_words([0x104]),
+        S::from_words([0x208]),
+        S::from_words([0x410]),
+        S::from_words([0x820]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0x4104]),
+        S::from_words([0x8208]),
+        S::from_words([0x10410]),
+        S::from_words([0x20820]),
+        S::from_words([0x41000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift 2.
+    static RAY9: [S; 27] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x5]),
+        S::from_words([0xa]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x140]),
+        S::from_words([0x280]),
+        S::from_words([0x540]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0xa000]),
+        S::from_words([0x14000]),
+        S::from_words([0x2a000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x500000]),
+        S::from_words([0xa00000]),
+        S::from_words([0x1500000]),
+    ];
+
+    /// The cells after each cell against shift 14.
+    static RAY10: [S; 27] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+    ];
+
+    /// The cells after each cell against shift -2.
+    static RAY11: [S; 27] = [
+        S::from_words([0x14]),
+        S::from_words([0x28]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1500]),
+        S::from_words([0xa00]),
+        S::from_words([0x1400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0xa8000]),
+        S::from_words([0x50000]),
+        S::from_words([0xa0000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x5400000]),
+        S::from_words([0x2800000]),
+        S::from_words([0x5000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -14.
+    static RAY12: [S; 27] = [
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift 1.
+    static RAY13: [S; 27] = [
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x3]),
+        S::from_words([0x7]),
+        S::from_words([0xf]),
+        S::from_words([0x1f]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0xc0]),
+        S::from_words([0x1c0]),
+        S::from_words([0x3c0]),
+        S::from_words([0x7c0]),
+        S::from_words([0xfc0]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x6000]),
+        S::from_words([0xe000]),
+        S::from_words([0x1e000]),
+        S::from_words([0x3e000]),
+        S::from_words([0x7e000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x300000]),
+        S::from_words([0x700000]),
+        S::from_words([0xf00000]),
+        S::from_words([0x1f00000]),
+        S::from_words([0x3f00000]),
+    ];
+
+    /// The cells after each cell against shift 7.
+    static RAY14: [S; 27] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x81]),
+        S::from_words([0x102]),
+        S::from_words([0x204]),
+        S::from_words([0x408]),
+        S::from_words([0x810]),
+        S::from_words([0x1020]),
+        S::from_words([0x2040]),
+        S::from_words([0x4081]),
+        S::from_words([0x8102]),
+        S::from_words([0x10204]),
+        S::from_words([0x20408]),
+        S::from_words([0x40810]),
+        S::from_words([0x81020]),
+    ];
+
+    /// The cells after each cell against shift -1.
+    static RAY15: [S; 27] = [
+        S::from_words([0x3e]),
+        S::from_words([0x3c]),
+        S::from_words([0x38]),
+        S::from_words([0x30]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x1f80]),
+        S::from_words([0x1f00]),
+        S::from_words([0x1e00]),
+        S::from_words([0x1c00]),
+        S::from_words([0x1800]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0xfc000]),
+        S::from_words([0xf8000]),
+        S::from_words([0xf0000]),
+        S::from_words([0xe0000]),
+        S::from_words([0xc0000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x7e00000]),
+        S::from_words([0x7c00000]),
+        S::from_words([0x7800000]),
+        S::from_words([0x7000000]),
+        S::from_words([0x6000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift 8.
+    static RAY16: [S; 27] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x101]),
+        S::from_words([0x202]),
+        S::from_words([0x404]),
+        S::from_words([0x808]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x4040]),
+        S::from_words([0x8080]),
+        S::from_words([0x10101]),
+        S::from_words([0x20202]),
+        S::from_words([0x40404]),
+    ];
+
+    /// The cells after each cell against shift 6.
+    static RAY17: [S; 27] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x82]),
+        S::from_words([0x104]),
+        S::from_words([0x208]),
+        S::from_words([0x410]),
+        S::from_words([0x820]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0x4104]),
+        S::from_words([0x8208]),
+        S::from_words([0x10410]),
+        S::from_words([0x20820]),
+        S::from_words([0x41000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -8.
+    static RAY18: [S; 27] = [
+        S::from_words([0x1010100]),
+        S::from_words([0x2020200]),
+        S::from_words([0x4040400]),
+        S::from_words([0x80800]),
+        S::from_words([0x1000]),
+        S::from_words([0x0]),
+        S::from_words([0x404000]),
+        S::from_words([0x808000]),
+        S::from_words([0x1010000]),
+        S::from_words([0x2020000]),
+        S::from_words([0x4040000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -6.
+    static RAY19: [S; 27] = [
+        S::from_words([0x40]),
+        S::from_words([0x2080]),
+        S::from_words([0x104100]),
+        S::from_words([0x208200]),
+        S::from_words([0x410400]),
+        S::from_words([0x820800]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x104000]),
+        S::from_words([0x208000]),
+        S::from_words([0x410000]),
+        S::from_words([0x820000]),
+        S::from_words([0x1040000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
 }
 
 /// gen 43
@@ -55127,14 +58242,14 @@ mod p42 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at8(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -55149,7 +58264,7 @@ mod p42 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
                 at2(e, w, &pos, m, g);
             }
         }
@@ -55159,13 +58274,13 @@ mod p42 {
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s26(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -55174,8 +58289,9 @@ mod p42 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -55199,7 +58315,7 @@ mod p42 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap8(e, v, pos, r),
@@ -55208,19 +58324,19 @@ mod p42 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
@@ -55234,7 +58350,7 @@ mod p42 {
     }
 
     #[inline]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -55245,7 +58361,7 @@ mod p42 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
@@ -55254,13 +58370,13 @@ mod p42 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -55973,7 +59089,7 @@ mod p43 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at3(e, w, &pos, m, g);
             }
         }
@@ -55983,7 +59099,7 @@ mod p43 {
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s31(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
 
@@ -55991,7 +59107,7 @@ mod p43 {
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<0>(m, c as u8);
         }
     }
 
@@ -56001,8 +59117,9 @@ mod p43 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -56026,12 +59143,12 @@ mod p43 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap2(e, v, pos, r);
         } else {
@@ -56040,19 +59157,19 @@ mod p43 {
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
@@ -56066,7 +59183,7 @@ mod p43 {
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s34(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -56075,13 +59192,13 @@ mod p43 {
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
     #[inline]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -56092,7 +59209,7 @@ mod p43 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
@@ -56101,13 +59218,13 @@ mod p43 {
     }
 
     #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -56217,18 +59334,14 @@ mod p43 {
     fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s17(e, pos, v, ALL, cand);
         let end = s18(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(4u16));
+        let f = usize::from(4u16);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7fff])).shifted(5);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7fff])).shifted(5);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -56328,45 +59441,32 @@ mod p43 {
     fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let run = s32(e, pos, v, ALL, cand);
         let end = s33(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(v[1]));
+        let f = usize::from(v[1]);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7bdef])).shifted(1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7bdef])).shifted(1);
+            let ray = RAY1.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY1[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY0.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY0[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x7fff])).shifted(5);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x7fff])).shifted(5);
+            let ray = RAY2.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY2[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xf7bde])).shifted(-1);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xf7bde])).shifted(-1);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xfffe0])).shifted(-5);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xfffe0])).shifted(-5);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY3.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY3[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -56454,6 +59554,102 @@ mod p43 {
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
+
+    /// The cells after each cell along shift 5.
+    static RAY0: [S; 20] = [
+        S::from_words([0x8420]),
+        S::from_words([0x10840]),
+        S::from_words([0x21080]),
+        S::from_words([0x42100]),
+        S::from_words([0x84200]),
+        S::from_words([0x8400]),
+        S::from_words([0x10800]),
+        S::from_words([0x21000]),
+        S::from_words([0x42000]),
+        S::from_words([0x84000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 1.
+    static RAY1: [S; 20] = [
+        S::from_words([0x1e]),
+        S::from_words([0x1c]),
+        S::from_words([0x18]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x3c0]),
+        S::from_words([0x380]),
+        S::from_words([0x300]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x7800]),
+        S::from_words([0x7000]),
+        S::from_words([0x6000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0xf0000]),
+        S::from_words([0xe0000]),
+        S::from_words([0xc0000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -1.
+    static RAY2: [S; 20] = [
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x3]),
+        S::from_words([0x7]),
+        S::from_words([0xf]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x60]),
+        S::from_words([0xe0]),
+        S::from_words([0x1e0]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0xc00]),
+        S::from_words([0x1c00]),
+        S::from_words([0x3c00]),
+        S::from_words([0x0]),
+        S::from_words([0x8000]),
+        S::from_words([0x18000]),
+        S::from_words([0x38000]),
+        S::from_words([0x78000]),
+    ];
+
+    /// The cells after each cell along shift -5.
+    static RAY3: [S; 20] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x21]),
+        S::from_words([0x42]),
+        S::from_words([0x84]),
+        S::from_words([0x108]),
+        S::from_words([0x210]),
+        S::from_words([0x421]),
+        S::from_words([0x842]),
+        S::from_words([0x1084]),
+        S::from_words([0x2108]),
+        S::from_words([0x4210]),
+    ];
 }
 
 /// gen 45
@@ -56859,14 +60055,14 @@ mod p44 {
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<0>(m, 0) {
                 at1(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<0>(m, 1) {
                 at83(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -56877,10 +60073,10 @@ mod p44 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<1>(m, 1) {
             at4(e, v, &pos, m, g);
         }
     }
@@ -56897,17 +60093,17 @@ mod p44 {
 
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if let Some(m) = g.extend(m, 0) {
+        if let Some(m) = g.extend_at::<2>(m, 0) {
             at5(e, v, &pos, m, g);
         }
-        if let Some(m) = g.extend(m, 1) {
+        if let Some(m) = g.extend_at::<2>(m, 1) {
             at7(e, v, &pos, m, g);
         }
     }
 
     #[inline(always)]
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -56963,14 +60159,14 @@ mod p44 {
     fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 0) {
+            if let Some(m) = g.extend_at::<3>(m, 0) {
                 at15(e, v, &pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if let Some(m) = g.extend(m, 1) {
+            if let Some(m) = g.extend_at::<3>(m, 1) {
                 at58(e, v, &pos, m, g);
             }
             if g.leaves() != before {
@@ -57257,7 +60453,7 @@ mod p44 {
 
     #[inline(always)]
     fn at83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -57266,8 +60462,9 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -57291,7 +60488,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap83(e, v, pos, r),
@@ -57300,7 +60497,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
             1 => ap4(e, v, pos, r),
@@ -57309,7 +60506,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(1u8);
         for c in s15(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
@@ -57319,7 +60516,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap5(e, v, pos, r),
             1 => ap7(e, v, pos, r),
@@ -57328,13 +60525,13 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(1u8.wrapping_sub((1 - e.rt_mover()))));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
@@ -57343,7 +60540,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57354,7 +60551,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(e.rt_mover());
         for c in s19(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
@@ -57364,7 +60561,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57375,7 +60572,7 @@ mod p44 {
     }
 
     #[inline]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let d = e.program().relations[5].turn(0, i21(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -57385,7 +60582,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap15(e, v, pos, r),
             1 => ap57(e, v, pos, r),
@@ -57394,7 +60591,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(8u16);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -57402,7 +60599,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
@@ -57411,7 +60608,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
@@ -57420,7 +60617,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57431,7 +60628,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57442,7 +60639,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
@@ -57451,7 +60648,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
@@ -57460,7 +60657,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57471,7 +60668,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57482,12 +60679,12 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap29(e, v, pos, r);
     }
 
     #[inline]
-    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b9(e, &pos, &v, 0) {
             ap30(e, v, pos, r);
         } else {
@@ -57496,7 +60693,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b10(e, &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
@@ -57505,7 +60702,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57516,7 +60713,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57527,7 +60724,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b11(e, &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
@@ -57536,7 +60733,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b12(e, &pos, &v, 0) {
             ap37(e, v, pos, r);
         } else {
@@ -57545,7 +60742,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57556,7 +60753,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57567,12 +60764,12 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap42(e, v, pos, r);
     }
 
     #[inline]
-    fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b14(e, &pos, &v, 0) {
             ap43(e, v, pos, r);
         } else {
@@ -57581,7 +60778,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(1u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57592,7 +60789,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57603,7 +60800,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(3u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57614,7 +60811,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57625,7 +60822,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b15(e, &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
@@ -57634,7 +60831,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(7u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57645,7 +60842,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(8u16);
         let value = i31(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57656,7 +60853,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
         let value = i32(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57667,7 +60864,7 @@ mod p44 {
     }
 
     #[inline]
-    fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i33(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57678,7 +60875,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let c = usize::from(5u16);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -57686,7 +60883,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b16(e, &pos, &v, 0) {
             ap60(e, v, pos, r);
         } else {
@@ -57695,7 +60892,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b17(e, &pos, &v, 0) {
             ap61(e, v, pos, r);
         } else {
@@ -57704,7 +60901,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
         let value = i34(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57715,7 +60912,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
         let value = i34(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57726,7 +60923,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b18(e, &pos, &v, 0) {
             ap66(e, v, pos, r);
         } else {
@@ -57735,7 +60932,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b19(e, &pos, &v, 0) {
             ap67(e, v, pos, r);
         } else {
@@ -57744,7 +60941,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
         let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57755,7 +60952,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
         let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57766,29 +60963,29 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap71<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap71<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap73(e, v, pos, r);
     }
 
     #[inline]
-    fn ap73<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap73<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         ap74(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap74<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap74<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap75(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[2] = u16::from(r.decision());
         ap76(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap76<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap76<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[1]);
         let to = usize::from(v[2]);
         if from != to {
@@ -57802,7 +60999,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b26(e, &pos, &v, 0) {
             ap79(e, v, pos, r);
         } else {
@@ -57811,7 +61008,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         for c in s48(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -57820,7 +61017,7 @@ mod p44 {
     }
 
     #[inline]
-    fn ap83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i39(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -57831,7 +61028,7 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b27(e, &pos, &v, 0) {
             ap85(e, v, pos, r);
         } else {
@@ -57840,13 +61037,13 @@ mod p44 {
     }
 
     #[inline(always)]
-    fn ap85<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap85<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap86<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap86<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -57929,105 +61126,138 @@ mod p44 {
     fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let run = s13(e, pos, v, ALL, cand);
         let end = s14(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0x24]);
-            let mut x = end.shifted(-5) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-5) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+        let out = if end.len() == 1 {
+            let f = end.first().unwrap_or(0);
+            let out = {
+                let mut out = S::EMPTY;
+                let ray = RAY0[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY0[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY0[next];
                 }
-                out |= x.shifted(-5) & S::from_words([0x24]);
-            }
-            let on = run & S::from_words([0xd]);
-            let mut x = end.shifted(-7) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-7) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY1[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY1[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY1[next];
                 }
-                out |= x.shifted(-7) & S::from_words([0xd]);
-            }
-            let on = run & S::from_words([0x1b]);
-            let mut x = end.shifted(-5) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-5) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY2[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY2[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY2[next];
                 }
-                out |= x.shifted(-5) & S::from_words([0x1b]);
-            }
-            let on = run & S::from_words([0x92]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY3[f];
+                if let Some(next) = ray.last() {
+                    let reach = match (ray - run).last() {
+                        Some(stop) => ray - RAY3[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY3[next];
                 }
-                out |= x.shifted(-1) & S::from_words([0x92]);
-            }
-            let on = run & S::from_words([0x480]);
-            let mut x = end.shifted(5) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(5) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY4[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY4[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY4[next];
                 }
-                out |= x.shifted(5) & S::from_words([0x480]);
-            }
-            let on = run & S::from_words([0x680]);
-            let mut x = end.shifted(7) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(7) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY5[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY5[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY5[next];
                 }
-                out |= x.shifted(7) & S::from_words([0x680]);
-            }
-            let on = run & S::from_words([0x360]);
-            let mut x = end.shifted(5) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(5) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY6[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY6[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY6[next];
                 }
-                out |= x.shifted(5) & S::from_words([0x360]);
-            }
-            let on = run & S::from_words([0x124]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
+                let ray = RAY7[f];
+                if let Some(next) = ray.first() {
+                    let reach = match (ray - run).first() {
+                        Some(stop) => ray - RAY7[stop],
+                        None => ray,
+                    };
+                    out |= reach & RAY7[next];
                 }
-                out |= x.shifted(1) & S::from_words([0x124]);
-            }
+                out
+            };
             out
+        } else {
+            {
+                let mut out = S::EMPTY;
+                let on = run & S::from_words([0x24]);
+                let mut x = end.shifted(-5) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-5);
+                    out |= x.shifted(-5) & S::from_words([0x24]);
+                }
+                let on = run & S::from_words([0xd]);
+                let mut x = end.shifted(-7) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-7);
+                    out |= x.shifted(-7) & S::from_words([0xd]);
+                }
+                let on = run & S::from_words([0x1b]);
+                let mut x = end.shifted(-5) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-5);
+                    out |= x.shifted(-5) & S::from_words([0x1b]);
+                }
+                let on = run & S::from_words([0x92]);
+                let mut x = end.shifted(-1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(-1);
+                    out |= x.shifted(-1) & S::from_words([0x92]);
+                }
+                let on = run & S::from_words([0x480]);
+                let mut x = end.shifted(5) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(5);
+                    out |= x.shifted(5) & S::from_words([0x480]);
+                }
+                let on = run & S::from_words([0x680]);
+                let mut x = end.shifted(7) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(7);
+                    out |= x.shifted(7) & S::from_words([0x680]);
+                }
+                let on = run & S::from_words([0x360]);
+                let mut x = end.shifted(5) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(5);
+                    out |= x.shifted(5) & S::from_words([0x360]);
+                }
+                let on = run & S::from_words([0x124]);
+                let mut x = end.shifted(1) & on;
+                if !x.is_empty() {
+                    let mut p = on;
+                    x |= p & x.shifted(1);
+                    out |= x.shifted(1) & S::from_words([0x124]);
+                }
+                out
+            }
         };
         out & d
     }
@@ -58143,45 +61373,32 @@ mod p44 {
     fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let run = s29(e, pos, v, ALL, cand);
         let end = s34(e, pos, v, ALL, cand);
-        let mut start = S::EMPTY;
-        start.insert(usize::from(6u16));
+        let f = usize::from(6u16);
         let out = {
             let mut out = S::EMPTY;
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x6d])).shifted(4);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x6d])).shifted(4);
+            let ray = RAY8.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY8[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY9.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).first() {
+                if end.contains(stop) {
+                    out |= ray - RAY9[stop] - S::single(stop);
+                }
             }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0xdb])).shifted(2);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0xdb])).shifted(2);
+            let ray = RAY10.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY10[stop] - S::single(stop);
+                }
             }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x6d0])).shifted(-4);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x6d0])).shifted(-4);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
-            }
-            let mut line = S::EMPTY;
-            let mut at = (start & S::from_words([0x36c])).shifted(-2);
-            while at.intersects(&run) {
-                line |= at;
-                at = (at & S::from_words([0x36c])).shifted(-2);
-            }
-            if !line.is_empty() && at.intersects(&end) {
-                out |= line;
+            let ray = RAY11.get(f).copied().unwrap_or(S::EMPTY);
+            if let Some(stop) = (ray - run).last() {
+                if end.contains(stop) {
+                    out |= ray - RAY11[stop] - S::single(stop);
+                }
             }
             out
         };
@@ -58760,6 +61977,186 @@ mod p44 {
     fn b31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         false
     }
+
+    /// The cells after each cell against shift 5.
+    static RAY0: [S; 11] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+    ];
+
+    /// The cells after each cell against shift 7.
+    static RAY1: [S; 11] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+    ];
+
+    /// The cells after each cell against shift 5.
+    static RAY2: [S; 11] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift 1.
+    static RAY3: [S; 11] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -5.
+    static RAY4: [S; 11] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -7.
+    static RAY5: [S; 11] = [
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -5.
+    static RAY6: [S; 11] = [
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell against shift -1.
+    static RAY7: [S; 11] = [
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 4.
+    static RAY8: [S; 11] = [
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x440]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift 2.
+    static RAY9: [S; 11] = [
+        S::from_words([0x4]),
+        S::from_words([0x28]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x140]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ];
+
+    /// The cells after each cell along shift -4.
+    static RAY10: [S; 11] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x44]),
+    ];
+
+    /// The cells after each cell along shift -2.
+    static RAY11: [S; 11] = [
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0xa]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x50]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+    ];
 }
 
 /// gen 46
@@ -59878,7 +63275,7 @@ mod p45 {
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
-            if let Some(m) = g.extend(m, k as u8) {
+            if let Some(m) = g.extend_at::<0>(m, k as u8) {
                 let mut pos = *pos;
                 // Nothing reads this change before the move is listed.
                 at3(e, v, &pos, m, g);
@@ -59888,7 +63285,7 @@ mod p45 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
+        g.leaf_short(m);
     }
 
     #[inline(always)]
@@ -59897,7 +63294,7 @@ mod p45 {
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
                 at8(e, w, &pos, m, g);
             }
         }
@@ -59907,7 +63304,7 @@ mod p45 {
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(m, c as u8);
+            g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
 
@@ -59917,8 +63314,9 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
         let r = &mut Replay::new(m);
+        let pos = &mut pos;
         ap0(e, [0; 16], pos, r)
     }
 
@@ -59942,7 +63340,7 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
@@ -59951,7 +63349,7 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = 1i32.wrapping_add(i32::from(r.decision()));
         e.rt_set_counter(2, value);
         pos.counters[2] = value;
@@ -59959,7 +63357,7 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -59970,13 +63368,13 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_again();
         ap18(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -59987,19 +63385,19 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[0] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         v[1] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
@@ -60013,7 +63411,7 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         for c in s16(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
@@ -60023,7 +63421,7 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -60034,7 +63432,7 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
@@ -60043,7 +63441,7 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
@@ -60052,19 +63450,19 @@ mod p45 {
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 

@@ -18,11 +18,7 @@ pub fn run(program: &Program, cond: BoolId) -> Option<SetExpr> {
     };
     let free = |i: IntId| !mentions_candidate(program, i);
     if let Some(axis) = axis_of(lhs).filter(|_| free(rhs)) {
-        return Some(SetExpr::AxisCmp {
-            axis,
-            op,
-            value: rhs,
-        });
+        return Some(lookup(program, axis, op, rhs));
     }
     let axis = axis_of(rhs).filter(|_| free(lhs))?;
     let op = match op {
@@ -32,11 +28,16 @@ pub fn run(program: &Program, cond: BoolId) -> Option<SetExpr> {
         CmpOp::Ge => CmpOp::Le,
         other => other,
     };
-    Some(SetExpr::AxisCmp {
-        axis,
-        op,
-        value: lhs,
-    })
+    Some(lookup(program, axis, op, lhs))
+}
+
+/// The lookup, made once here when the value is a constant (a filter on a set that is not
+/// constant, such as `own & home where x == 7`).
+fn lookup(program: &Program, axis: u8, op: CmpOp, value: IntId) -> SetExpr {
+    match program.ints[usize::from(value)] {
+        IntExpr::Const(v) => SetExpr::Const(program.board.axis_cmp(usize::from(axis), op, v)),
+        _ => SetExpr::AxisCmp { axis, op, value },
+    }
 }
 
 /// Whether an integer may read the candidate cell.
@@ -74,6 +75,14 @@ mod tests {
         }
         let text = text("empty where x < n");
         assert!(text.contains(" = s") && text.contains(" & s0\n"), "{text}");
+    }
+
+    /// A constant value gives the cells themselves, on a set that is not constant too.
+    #[test]
+    fn a_constant_value_is_looked_up_once() {
+        let text = text("empty where x >= 2");
+        assert!(text.contains(" = {2 3 4}\n"), "{text}");
+        assert!(!text.contains(" with x "), "{text}");
     }
 
     /// A value that reads the candidate (its own coordinate) is no lookup.
