@@ -90,10 +90,10 @@ struct Emitter<'a> {
     /// [`Emitter::gen_resolve`]).
     gen_busy: Vec<usize>,
     /// Per op of the turn: how many decisions the move holds on arriving there, when every
-    /// walk agrees (see [`decision_depths`]).
+    /// walk agrees (see [`decision_counts`]).
     depths: Vec<Option<u8>>,
     /// Per op of the turn: the most decisions a move can hold on arriving there (see
-    /// [`most_decisions`]).
+    /// [`decision_counts`]).
     most: Vec<usize>,
     /// The ray tables generated code looks up (see [`Emitter::ray_table`]), by shift, the
     /// cells that have a next cell along it and whether the table walks against it; emitted
@@ -226,10 +226,11 @@ impl<'a> Emitter<'a> {
             replay_skips: vec![false; ops.len()],
             replay_locals: vec![false; crate::ir::MAX_SET_LOCALS],
             gen_busy: (0..ops.len()).collect(),
-            depths: decision_depths(p),
-            most: most_decisions(p),
+            depths: Vec::new(),
+            most: Vec::new(),
             rays: std::cell::RefCell::default(),
         };
+        (e.depths, e.most) = decision_counts(p);
         e.plan_replay();
         // Only blocks that compare hashes need their changes hashed; a block whose picks are
         // listed once per set compares nothing.
@@ -952,17 +953,7 @@ impl<'a> Emitter<'a> {
     /// cell).
     fn longest_run(&self, k: i32, has: CellSet) -> i32 {
         (0..self.p.board.len())
-            .map(|c| {
-                let (mut at, mut n) = (c, 0);
-                while has.contains(at) {
-                    let Some(next) = at.checked_add_signed(k as isize) else {
-                        break;
-                    };
-                    at = next;
-                    n += 1;
-                }
-                n
-            })
+            .map(|c| i32::try_from(ray_cells(c, k, has, false).len()).unwrap_or(i32::MAX))
             .max()
             .unwrap_or(0)
     }
@@ -984,20 +975,10 @@ impl<'a> Emitter<'a> {
         for (n, &(k, has, back)) in self.rays.borrow().iter().enumerate() {
             let rows: Vec<String> = (0..cells)
                 .map(|c| {
-                    let mut ray = CellSet::EMPTY;
-                    let mut at = c;
-                    loop {
-                        // Forwards from a cell with a next one; backwards to one whose next
-                        // cell is this.
-                        let next = at.checked_add_signed(if back { -k } else { k } as isize);
-                        let Some(next) = next.filter(|&n| has.contains(if back { n } else { at }))
-                        else {
-                            break;
-                        };
-                        ray.insert(next);
-                        at = next;
-                    }
-                    format!("        {},\n", self.set_literal(ray))
+                    format!(
+                        "        {},\n",
+                        self.set_literal(ray_cells(c, k, has, back))
+                    )
                 })
                 .collect();
             let along = if back { "against" } else { "along" };
@@ -2361,11 +2342,12 @@ fn exit_of(op: &Op) -> usize {
     }
 }
 
-/// Per op of the turn: how many decisions a move holds on arriving there, when every walk that
+/// Per op of the turn: how many decisions a move holds on arriving there when every walk that
 /// reaches it agrees (`None` where walks differ, e.g. in a `repeat` that chooses whether to go
-/// on, or where none goes). Generated code then writes a decision at a place fixed when
-/// compiling ([`Gen::extend_at`](super::compiled::Gen::extend_at)).
-fn decision_depths(p: &Program) -> Vec<Option<u8>> {
+/// on, or where none goes), and the most it can hold (up to [`crate::ir::MAX_DECISIONS`], also
+/// where no walk goes). Generated code writes a decision at a place fixed when compiling
+/// ([`Gen::extend_at`](super::compiled::Gen::extend_at)) and lists a short move as one word.
+fn decision_counts(p: &Program) -> (Vec<Option<u8>>, Vec<usize>) {
     /// Not reached yet; a known count; walks that differ.
     #[derive(Clone, Copy, PartialEq)]
     enum Depth {
@@ -2374,89 +2356,79 @@ fn decision_depths(p: &Program) -> Vec<Option<u8>> {
         Varies,
     }
     let ops = &p.turn.ops;
+    let cap = crate::ir::MAX_DECISIONS;
     let pick = if p.wide_picks() { 2 } else { 1 };
     let mut depth = vec![Depth::Unreached; ops.len() + 1];
-    if let Some(first) = depth.first_mut() {
-        *first = Depth::At(0);
-    }
+    let mut most: Vec<Option<usize>> = vec![None; ops.len() + 1];
+    depth[0] = Depth::At(0);
+    most[0] = Some(0);
     let mut work = vec![0usize];
     while let Some(pc) = work.pop() {
-        let (Some(op), Some(&here)) = (ops.get(pc), depth.get(pc)) else {
+        let (Some(op), Some(here)) = (ops.get(pc), most[pc]) else {
             continue;
         };
-        // A direction is one decision on any board; a cell two past 255 cells.
-        let added = match op {
-            Op::Pick { .. } => Some(pick),
-            Op::Place { .. } => Some(2),
-            Op::PickDir { .. } | Op::Roll { .. } | Op::Either(_) | Op::First(_) => Some(1),
-            Op::RepeatCheck { min, max, .. } if min < max => None,
-            _ => Some(0),
+        // A direction is one decision on any board; a cell two past 255 cells. A `repeat`
+        // that chooses adds one only in the rounds where it may stop or go on.
+        let (added, always) = match op {
+            Op::Pick { .. } => (pick, true),
+            Op::Place { .. } => (2, true),
+            Op::PickDir { .. } | Op::Roll { .. } | Op::Either(_) | Op::First(_) => (1, true),
+            Op::RepeatCheck { min, max, .. } => (1, min >= max),
+            _ => (0, true),
         };
-        let after = match (here, added) {
-            (Depth::At(d), Some(n)) => d.checked_add(n).map_or(Depth::Varies, Depth::At),
+        let exact = match depth[pc] {
+            Depth::At(d) if always && !matches!(op, Op::RepeatCheck { .. }) => u8::try_from(added)
+                .ok()
+                .and_then(|n| d.checked_add(n))
+                .map_or(Depth::Varies, Depth::At),
+            Depth::At(d) if always => Depth::At(d),
             _ => Depth::Varies,
         };
+        // Capped, so that a loop that chooses stops growing.
+        let at_most = (here + added).min(cap);
         for next in successors(op, pc) {
-            let Some(slot) = depth.get_mut(next) else {
+            let (Some(slot), Some(high)) = (depth.get(next).copied(), most.get(next).copied())
+            else {
                 continue;
             };
-            let merged = match *slot {
-                Depth::Unreached => after,
-                old if old == after => old,
+            let merged = match slot {
+                Depth::Unreached => exact,
+                old if old == exact => old,
                 _ => Depth::Varies,
             };
-            if merged != *slot {
-                *slot = merged;
+            let higher = high.map_or(at_most, |h| h.max(at_most));
+            if merged != slot || high != Some(higher) {
+                depth[next] = merged;
+                most[next] = Some(higher);
                 work.push(next);
             }
         }
     }
-    depth
+    let exact = depth
         .into_iter()
         .map(|d| match d {
             Depth::At(d) => Some(d),
             _ => None,
         })
-        .collect()
+        .collect();
+    (exact, most.into_iter().map(|n| n.unwrap_or(cap)).collect())
 }
 
-/// Per op of the turn: the most decisions a move can hold on arriving there, up to
-/// [`crate::ir::MAX_DECISIONS`] (also where no walk goes).
-fn most_decisions(p: &Program) -> Vec<usize> {
-    let ops = &p.turn.ops;
-    let cap = crate::ir::MAX_DECISIONS;
-    let pick = if p.wide_picks() { 2 } else { 1 };
-    let mut most: Vec<Option<usize>> = vec![None; ops.len() + 1];
-    if let Some(first) = most.first_mut() {
-        *first = Some(0);
-    }
-    let mut work = vec![0usize];
-    while let Some(pc) = work.pop() {
-        let (Some(op), Some(Some(here))) = (ops.get(pc), most.get(pc).copied()) else {
-            continue;
+/// The cells after `c` along the vector of shift `k` (`has`: the cells with a next cell), or
+/// `back`wards, before it.
+fn ray_cells(c: usize, k: i32, has: CellSet, back: bool) -> CellSet {
+    let mut ray = CellSet::EMPTY;
+    let mut at = c;
+    loop {
+        // Forwards from a cell with a next one; backwards to one whose next cell is this.
+        let next = at.checked_add_signed(if back { -k } else { k } as isize);
+        let Some(next) = next.filter(|&n| has.contains(if back { n } else { at })) else {
+            break;
         };
-        let added = match op {
-            Op::Pick { .. } => pick,
-            Op::Place { .. } => 2,
-            Op::PickDir { .. }
-            | Op::Roll { .. }
-            | Op::Either(_)
-            | Op::First(_)
-            | Op::RepeatCheck { .. } => 1,
-            _ => 0,
-        };
-        // Capped, so that a loop that chooses stops growing.
-        let after = (here + added).min(cap);
-        for next in successors(op, pc) {
-            if let Some(slot) = most.get_mut(next) {
-                if slot.is_none_or(|old| old < after) {
-                    *slot = Some(after);
-                    work.push(next);
-                }
-            }
-        }
+        ray.insert(next);
+        at = next;
     }
-    most.into_iter().map(|n| n.unwrap_or(cap)).collect()
+    ray
 }
 
 /// Moves of fewer decisions than this hold them all in their first word.
