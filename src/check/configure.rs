@@ -28,6 +28,8 @@ pub struct Configured {
     pub relations: Vec<Relation>,
     /// Patterns, in file order.
     pub patterns: Vec<Pattern>,
+    /// Zones and their cells, in file order.
+    pub zones: Vec<(String, Vec<usize>)>,
     /// Every shape's placements, for each relation a `place` statement turns shapes along.
     pub placements: HashMap<String, Placements>,
     /// Each token's start cell.
@@ -127,6 +129,7 @@ impl Checked {
             geometry,
             relations: Vec::new(),
             patterns: Vec::new(),
+            zones: Vec::new(),
             placements: HashMap::new(),
             tokens: HashMap::new(),
             tracks: HashMap::new(),
@@ -136,6 +139,7 @@ impl Checked {
         c.relations(file, env)?;
         c.cells(file)?;
         c.constants(file, env)?;
+        c.zones(file, env)?;
         for item in &file.items {
             if let ItemKind::Pattern { name, shape } = &item.kind {
                 let pattern = c.pattern(&name.name, shape);
@@ -169,6 +173,23 @@ impl Configured {
     #[must_use]
     pub fn vectors(&self, name: &str) -> Option<&Vec<TaggedVector>> {
         self.relation(name)?.vectors.as_ref()
+    }
+
+    /// `d in other` for a direction value `d` of relation `mine`: per player, a mask with bit
+    /// `i` set when `mine`'s vector `i` (of the first 64) is also `other`'s for that player.
+    #[must_use]
+    pub fn vector_masks(&self, mine: &str, other: &str) -> Option<[u64; 2]> {
+        let (vs, ws) = (self.vectors(mine)?, self.vectors(other)?);
+        let member = |v: &Vec<i64>, p| {
+            ws.iter()
+                .any(|(w, who)| w == v && who.is_none_or(|o| o == p))
+        };
+        let mask = |p| {
+            let members = vs.iter().take(64).enumerate();
+            let members = members.filter(|(_, (v, _))| member(v, p));
+            members.fold(0, |mask, (i, _)| mask | 1 << i)
+        };
+        Some([mask(0), mask(1)])
     }
 
     /// Directions and maps in file order, then relations, each once those it names are known.
@@ -330,6 +351,27 @@ impl Configured {
                 _ => {}
             }
         }
+        Ok(())
+    }
+
+    /// Every zone's cells.
+    fn zones(&mut self, file: &File, env: &ConstEnv) -> Result<(), ConfigureError> {
+        let eval = super::zones::ZoneEval::new(file, &self.geometry);
+        let mut zones = Vec::new();
+        for item in &file.items {
+            if let ItemKind::Zone { name, cells } = &item.kind {
+                let set = eval
+                    .cells(cells, env)
+                    .map_err(|c| ConfigureError::NotComputable {
+                        what: format!("zone `{}`", name.name),
+                        reason: c.reason(),
+                        span: c.span(),
+                    })?;
+                let members = set.iter().enumerate().filter(|(_, &m)| m);
+                zones.push((name.name.clone(), members.map(|(c, _)| c).collect()));
+            }
+        }
+        self.zones = zones;
         Ok(())
     }
 

@@ -294,6 +294,15 @@ impl<const W: usize> CellBits<W> {
     }
 }
 
+impl<const W: usize> FromIterator<usize> for CellBits<W> {
+    /// The set of the cells given (each below [`Self::CAPACITY`]).
+    fn from_iter<I: IntoIterator<Item = usize>>(cells: I) -> Self {
+        let mut set = Self::EMPTY;
+        cells.into_iter().for_each(|c| set.insert(c));
+        set
+    }
+}
+
 impl<const W: usize> std::fmt::Debug for CellBits<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_set().entries(self.iter()).finish()

@@ -1,6 +1,7 @@
 //! Stage 3: the move-table IR. Dense tables indexed by cell id and a small bytecode for the turn
 //! program. Names survive only for printing; move generation never looks at a string.
 
+pub mod build;
 mod cellset;
 pub mod dump;
 mod error;

@@ -18,21 +18,21 @@ type V = [u16; 16];
 pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 0",
-        fingerprint: 0xa5a58c683b315147,
+        fingerprint: 0x8c38d17b8241e4da,
         generate: p0::generate,
         apply: p0::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0x4c89fee552debfc7,
+        fingerprint: 0x4d40ae0269952f41,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 2 (style=plain)",
-        fingerprint: 0x28c21acba8c22b29,
+        fingerprint: 0x9c8df67f7c7b4f85,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -42,7 +42,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 2 (style=fancy)",
-        fingerprint: 0x987772f92916ed55,
+        fingerprint: 0x1a74c98e293fc75d,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -52,14 +52,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0xfc196f87bde1ba9c,
+        fingerprint: 0x3c4693c611b3e80c,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 4",
-        fingerprint: 0xeadd68cf61a22505,
+        fingerprint: 0x523647a4d5fa5578,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0xc8c03c606333e124,
+        fingerprint: 0xa5e18d5a9537e47d,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -79,7 +79,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 7",
-        fingerprint: 0x1c5b48c42e297e51,
+        fingerprint: 0x3ae761df107928b8,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0xc9d04d583c70d481,
+        fingerprint: 0xc32bbf073bfcd85c,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0x1c96a0dffaa678cc,
+        fingerprint: 0x4f55a07c34746b6d,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,7 +109,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0x4219ef0ae39b5f21,
+        fingerprint: 0x5f9d18f0b5c6501b,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0x5925f29bc6a09eb3,
+        fingerprint: 0x551b42258995faf6,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0x85050a205eb30d0d,
+        fingerprint: 0xfccf2caebc688871,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -139,7 +139,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 12",
-        fingerprint: 0x5f386ce08bde5817,
+        fingerprint: 0xe93ebd8315fd18fb,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -149,14 +149,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 13",
-        fingerprint: 0xc8c278b7d2758247,
+        fingerprint: 0x79cd54989f1375d6,
         generate: p14::generate,
         apply: p14::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 14",
-        fingerprint: 0x8bca1e1e66650e82,
+        fingerprint: 0x607cadedebe8cb25,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -166,7 +166,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 17",
-        fingerprint: 0xcd46734f9d05c835,
+        fingerprint: 0x2733d7d7399d2b74,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0x58e6e4e59b8b5e16,
+        fingerprint: 0xe668ac9d04369073,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0x99899650636826d7,
+        fingerprint: 0x23bd70d46bdf0974,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0x5edb2985a7a82e5d,
+        fingerprint: 0x0099c22a3372c27e,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0xc763993b02f43d5e,
+        fingerprint: 0xc8a37d861604959a,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0xa42e79ec21dbfa82,
+        fingerprint: 0xbc44b44b0b364e68,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0xe9fcd9724bb1e59b,
+        fingerprint: 0x97b9169379c29e58,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,14 +233,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0x24207100c42a5a84,
+        fingerprint: 0x05c8666cb4cd21c5,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 27",
-        fingerprint: 0xfb7f9b0ca0ce52c8,
+        fingerprint: 0x805bb7b258192193,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -250,14 +250,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0x0e0f0ea1f9ef6a42,
+        fingerprint: 0x2a98bb8cc1679fe7,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 29",
-        fingerprint: 0x03fb3906a4126811,
+        fingerprint: 0x97e6a118b9779be4,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x31ad6b4c1ae728e7,
+        fingerprint: 0x713bf22064c25d61,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0xaef04218f3d0255b,
+        fingerprint: 0x5954ea6682294405,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -287,7 +287,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 33",
-        fingerprint: 0xe3cbb5e865f2170e,
+        fingerprint: 0x80f55fb8ea72b6f3,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0xfccadaece11c6dcd,
+        fingerprint: 0xd587e5581352db73,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0xe1dac4ade6a7888e,
+        fingerprint: 0x2e7039e1f51d5b5c,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -317,7 +317,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=short)",
-        fingerprint: 0x146b6da154539c30,
+        fingerprint: 0x9d0550ec53098f3f,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -327,7 +327,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=long)",
-        fingerprint: 0x9d0c0992542f930e,
+        fingerprint: 0x9572eae487a6eabf,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -337,7 +337,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=calm)",
-        fingerprint: 0x9002223a2c0a8042,
+        fingerprint: 0x43befd9d61c27bc9,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -347,7 +347,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=wild)",
-        fingerprint: 0x563cc3f6530ecfe1,
+        fingerprint: 0x3fc5adbd3ac33272,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0x444334a37cf9aa1e,
+        fingerprint: 0x9dd73e5a6adf4777,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0x845e2f106de61b9f,
+        fingerprint: 0xa1e7d831cef4d8e2,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0xd3e228de9c8b4633,
+        fingerprint: 0x6448dfd41d87f5bc,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -387,7 +387,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0x222492405ba85fbb,
+        fingerprint: 0x7d3ed9aec5468137,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -397,7 +397,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0xfa2a8e4501da91c7,
+        fingerprint: 0x8e2e76c59781ac5c,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0x551b994bb36879bd,
+        fingerprint: 0x3692d38c6ba51aad,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0x5600f59d11bfe1b3,
+        fingerprint: 0x0ccb33a7bbda697b,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0x46f2beaa0c3d48d3,
+        fingerprint: 0x698538268373d393,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0x784aea66d9a90ce3,
+        fingerprint: 0x51b532168123c210,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
@@ -447,7 +447,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 46",
-        fingerprint: 0x6d43cf2866c2bc9f,
+        fingerprint: 0x6893bc04f024cff8,
         generate: p45::generate,
         apply: p45::apply,
         fast: Some(FastRuns {
@@ -889,7 +889,7 @@ mod p0 {
 
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s15(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -901,7 +901,7 @@ mod p0 {
 
     #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s19(e, &pos, &v, ALL, 0);
+        let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -939,7 +939,7 @@ mod p0 {
     #[inline]
     fn at11(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let set = s23(e, &pos, &v, ALL, 0);
+        let set = s17(e, &pos, &v, ALL, 0);
         let earlier = if v[2] > 0 {
             pos.locals[1] & S::first_n(usize::from(v[3]))
         } else {
@@ -1106,7 +1106,7 @@ mod p0 {
     #[inline]
     fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -1116,7 +1116,7 @@ mod p0 {
 
     #[inline(always)]
     fn ap19(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -1136,124 +1136,94 @@ mod p0 {
 
     #[inline]
     fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fff]) & d
+        S::from_words([0x888]) & d
     }
 
     #[inline]
     fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x888]) & d
+        S::from_words([0x444]) & d
     }
 
     #[inline]
     fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fff]) & d
-    }
-
-    #[inline]
-    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x444]) & d
-    }
-
-    #[inline]
-    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fff]) & d
-    }
-
-    #[inline]
-    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3807]) & d
-    }
-
-    #[inline]
-    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x888]) & d
-    }
-
-    #[inline]
-    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x444]) & d
-    }
-
-    #[inline]
-    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x30]) & d
     }
 
     #[inline]
-    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x130]) & d
     }
 
     #[inline]
-    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         R8[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s18(e, pos, v, d, cand);
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s17(e, pos, v, x, cand)
+            s11(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s21(e, pos, v, ALL, cand);
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s15(e, pos, v, ALL, cand);
         let x = (of.shifted(-5) & S::from_words([0x1bb]))
             | (of.shifted(-7) & S::from_words([0x77]))
             | (of.shifted(-2) & S::from_words([0x666]))
@@ -1264,50 +1234,50 @@ mod p0 {
     }
 
     #[inline]
-    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s20(e, pos, v, d, cand);
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s22(e, pos, v, x, cand)
+            s16(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s24(e, pos, v, ALL, cand);
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s18(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1bbb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fff]) & d
     }
 
     #[inline]
-    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s26(e, pos, v, d, cand);
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s25(e, pos, v, x, cand)
+            s19(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s28(e, pos, v, ALL, cand);
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s22(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1bb])).shifted(5)
             | (of & S::from_words([0x77])).shifted(7)
             | (of & S::from_words([0x666])).shifted(2)
@@ -1318,103 +1288,38 @@ mod p0 {
     }
 
     #[inline]
-    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        s27(e, pos, v, d, cand) | s29(e, pos, v, d, cand)
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        s21(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
 
     #[inline]
     fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[0])
     }
 
     #[inline]
-    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
     fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
+        compare(CmpOp::Ge, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 }
 
@@ -3279,7 +3184,7 @@ mod p1 {
 
     #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s27(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -3291,7 +3196,7 @@ mod p1 {
 
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s31(e, &pos, &v, ALL, 0);
+        let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -3319,7 +3224,7 @@ mod p1 {
     fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i18(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
         at8(e, v, &pos, m, g);
@@ -3329,7 +3234,7 @@ mod p1 {
     fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i19(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
         at9(e, v, &pos, m, g);
@@ -3399,7 +3304,7 @@ mod p1 {
     #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i18(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -3410,7 +3315,7 @@ mod p1 {
     #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i19(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -3426,7 +3331,7 @@ mod p1 {
     #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i20(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -3448,7 +3353,7 @@ mod p1 {
     #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i21(e, &pos, &v, 0);
+        let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -3458,7 +3363,7 @@ mod p1 {
 
     #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
             ap16(e, v, pos, r);
@@ -3478,185 +3383,95 @@ mod p1 {
 
     #[inline]
     fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x7fff]) & d
+        S::from_words([0x8080808080808080, 0x80]) & d
     }
 
     #[inline]
     fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8080808080808080, 0x80]) & d
+        S::from_words([0x4040404040404040, 0x4040]) & d
     }
 
     #[inline]
     fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x7fff]) & d
+        S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
     fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4040404040404040, 0x4040]) & d
+        S::from_words([0x1000000, 0x0]) & d
     }
 
     #[inline]
     fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x7fff]) & d
+        S::from_words([0x1000000, 0x0]) & d
     }
 
     #[inline]
     fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xc0c0c0c0c0c0c0ff, 0x40c0]) & d
-    }
-
-    #[inline]
-    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x7fff]) & d
-    }
-
-    #[inline]
-    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xc0c0c0c0c0c0c0ff, 0x40c0]) & d
-    }
-
-    #[inline]
-    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3f3f3f3f3f3f3f00, 0x3f3f]) & d
-    }
-
-    #[inline]
-    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0, 0x0]) & d
-    }
-
-    #[inline]
-    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4000000000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4000001000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80000000000000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80004000001000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x7fff]) & d
-    }
-
-    #[inline]
-    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8183, 0x0]) & d
-    }
-
-    #[inline]
-    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8080808080808080, 0x80]) & d
-    }
-
-    #[inline]
-    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4040404040404040, 0x4040]) & d
-    }
-
-    #[inline]
-    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0, 0x0]) & d
-    }
-
-    #[inline]
-    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1000000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1000000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x10]) & d
     }
 
     #[inline]
-    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000, 0x10]) & d
     }
 
     #[inline]
-    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x2000]) & d
     }
 
     #[inline]
-    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000, 0x2010]) & d
     }
 
     #[inline]
-    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s30(e, pos, v, d, cand);
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s29(e, pos, v, x, cand)
+            s11(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s33<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s32(e, pos, v, ALL, cand);
-        let end = s33(e, pos, v, ALL, cand);
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s14(e, pos, v, ALL, cand);
+        let end = s15(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = match e.rt_mover() {
             0 => {
@@ -3684,19 +3499,19 @@ mod p1 {
     }
 
     #[inline]
-    fn s35<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3f3f3f3f3f3f3f00, 0x3f3f]) & d
     }
 
     #[inline]
-    fn s36<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s37<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s35(e, pos, v, ALL, cand);
-        let end = s36(e, pos, v, ALL, cand) - run;
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s17(e, pos, v, ALL, cand);
+        let end = s18(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -3859,182 +3674,72 @@ mod p1 {
 
     #[inline]
     fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i14<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        i16(e, pos, v, cand).wrapping_neg()
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+        i2(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i15(e, pos, v, cand), i17(e, pos, v, cand))
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i1(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i20<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i21<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i22<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i23<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         31
     }
 
     #[inline]
-    fn i24<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s37(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i25<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
     fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) || b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
+        compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     /// The cells after each cell along shift 1.
@@ -6354,7 +6059,7 @@ mod p2 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s6(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -6366,7 +6071,7 @@ mod p2 {
 
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s16(e, &pos, &v, ALL, 0);
+        let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -6418,7 +6123,7 @@ mod p2 {
 
     #[inline(always)]
     fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at13(e, v, &pos, m, g);
         } else {
             at15(e, v, &pos, m, g);
@@ -6432,7 +6137,7 @@ mod p2 {
 
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             at16(e, v, &pos, m, g);
         } else {
             at21(e, v, &pos, m, g);
@@ -6446,7 +6151,7 @@ mod p2 {
 
     #[inline(always)]
     fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b5(e, &pos, &v, 0) {
+        if !b3(e, &pos, &v, 0) {
             return;
         }
         at23(e, v, &pos, m, g);
@@ -6529,7 +6234,7 @@ mod p2 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from((1 - e.rt_mover()));
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -6545,7 +6250,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -6555,7 +6260,7 @@ mod p2 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(0u16);
-        let value = i5(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -6565,7 +6270,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -6574,7 +6279,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -6584,7 +6289,7 @@ mod p2 {
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(80u16);
-        let value = i6(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -6595,7 +6300,7 @@ mod p2 {
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(78u16);
-        let value = i6(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -6611,7 +6316,7 @@ mod p2 {
     #[inline]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(v[0]);
-        let value = i9(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -6622,7 +6327,7 @@ mod p2 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -6632,7 +6337,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -6652,54 +6357,54 @@ mod p2 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x1ffff]) & d
+        S::from_words([0x8040201008040201, 0x100]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8040201008040201, 0x100]) & d
+        S::from_words([0x4020100804020100, 0x10080]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x1ffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4020100804020100, 0x10080]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8040201008040201, 0x100]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4020100804020100, 0x10080]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s7(e, pos, v, ALL, cand);
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s3(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xbfdfeff7fbfdfeff, 0xff7f])).shifted(1),
             _ => (of & S::from_words([0x7fbfdfeff7fbfdfe, 0x1feff])).shifted(-1),
         };
         x & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+        s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
     }
 
     #[inline]
@@ -6709,62 +6414,42 @@ mod p2 {
 
     #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let x = s8(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s9(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        s9(e, pos, v, d, cand) | s10(e, pos, v, d, cand)
+        let x = s7(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s10(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s12(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s13(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s14(e, pos, v, x, cand)
+            s4(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s15(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s8(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6030180c06030180, 0x180c0]) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[4usize + usize::from(v[1])]
     }
 
     #[inline]
@@ -6774,22 +6459,22 @@ mod p2 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        9
+        8
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[4usize + usize::from(v[1])]
+        AXIS0[usize::from(v[1])]
     }
 
     #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        1
+        int_op(IntOp::Div, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
@@ -6799,32 +6484,32 @@ mod p2 {
 
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        8
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(v[1])]
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Div, i7(e, pos, v, cand), i8(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         8
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(3u16)]
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(79u16)]
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(77u16)]
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
@@ -6834,82 +6519,52 @@ mod p2 {
 
     #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[85usize + usize::from(79u16)]
+        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[85usize + usize::from(77u16)]
-    }
-
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[85usize + usize::from(3u16)]
-    }
-
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        if b7(e, pos, v, cand) {
-            i17(e, pos, v, cand)
+        if b5(e, pos, v, cand) {
+            i13(e, pos, v, cand)
         } else {
-            i18(e, pos, v, cand)
+            i14(e, pos, v, cand)
         }
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
-        !s17(e, pos, v, one, cand).is_empty()
+        !s13(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         ((1 - e.rt_mover()) == 0u8) == true
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         false
     }
 }
@@ -8400,7 +8055,7 @@ mod p3 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s6(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -8412,7 +8067,7 @@ mod p3 {
 
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s16(e, &pos, &v, ALL, 0);
+        let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -8464,7 +8119,7 @@ mod p3 {
 
     #[inline(always)]
     fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at13(e, v, &pos, m, g);
         } else {
             at15(e, v, &pos, m, g);
@@ -8478,7 +8133,7 @@ mod p3 {
 
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             at16(e, v, &pos, m, g);
         } else {
             at21(e, v, &pos, m, g);
@@ -8492,7 +8147,7 @@ mod p3 {
 
     #[inline(always)]
     fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b5(e, &pos, &v, 0) {
+        if !b3(e, &pos, &v, 0) {
             return;
         }
         at23(e, v, &pos, m, g);
@@ -8575,7 +8230,7 @@ mod p3 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from((1 - e.rt_mover()));
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -8591,7 +8246,7 @@ mod p3 {
 
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -8601,7 +8256,7 @@ mod p3 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(0u16);
-        let value = i5(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -8611,7 +8266,7 @@ mod p3 {
 
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -8620,7 +8275,7 @@ mod p3 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -8630,7 +8285,7 @@ mod p3 {
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(80u16);
-        let value = i6(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -8641,7 +8296,7 @@ mod p3 {
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(78u16);
-        let value = i6(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -8657,7 +8312,7 @@ mod p3 {
     #[inline]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(v[0]);
-        let value = i9(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -8668,7 +8323,7 @@ mod p3 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -8678,7 +8333,7 @@ mod p3 {
 
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -8698,54 +8353,54 @@ mod p3 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x1ffff]) & d
+        S::from_words([0x8040201008040201, 0x100]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8040201008040201, 0x100]) & d
+        S::from_words([0x4020100804020100, 0x10080]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x1ffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4020100804020100, 0x10080]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8040201008040201, 0x100]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4020100804020100, 0x10080]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s7(e, pos, v, ALL, cand);
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s3(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xbfdfeff7fbfdfeff, 0xff7f])).shifted(1),
             _ => (of & S::from_words([0x7fbfdfeff7fbfdfe, 0x1feff])).shifted(-1),
         };
         x & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+        s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
     }
 
     #[inline]
@@ -8755,62 +8410,42 @@ mod p3 {
 
     #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let x = s8(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s9(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        s9(e, pos, v, d, cand) | s10(e, pos, v, d, cand)
+        let x = s7(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s10(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s12(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s13(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s14(e, pos, v, x, cand)
+            s4(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s15(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s8(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6030180c06030180, 0x180c0]) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[4usize + usize::from(v[1])]
     }
 
     #[inline]
@@ -8820,22 +8455,22 @@ mod p3 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        9
+        8
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[4usize + usize::from(v[1])]
+        AXIS0[usize::from(v[1])]
     }
 
     #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        1
+        int_op(IntOp::Div, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
@@ -8845,32 +8480,32 @@ mod p3 {
 
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        8
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(v[1])]
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Div, i7(e, pos, v, cand), i8(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
         8
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(3u16)]
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(79u16)]
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(77u16)]
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
@@ -8880,82 +8515,52 @@ mod p3 {
 
     #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[85usize + usize::from(79u16)]
+        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[85usize + usize::from(77u16)]
-    }
-
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[85usize + usize::from(3u16)]
-    }
-
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> i32 {
-        if b7(e, pos, v, cand) {
-            i17(e, pos, v, cand)
+        if b5(e, pos, v, cand) {
+            i13(e, pos, v, cand)
         } else {
-            i18(e, pos, v, cand)
+            i14(e, pos, v, cand)
         }
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
-        !s17(e, pos, v, one, cand).is_empty()
+        !s13(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         ((1 - e.rt_mover()) == 0u8) == true
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 170, L>, v: &V, cand: u16) -> bool {
         true
     }
 }
@@ -9212,7 +8817,7 @@ mod p4 {
     #[inline]
     fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let set = s14(e, &pos, &v, ALL, 0);
+        let set = s5(e, &pos, &v, ALL, 0);
         let earlier = if v[0] > 0 {
             pos.locals[0] & S::first_n(usize::from(v[1]))
         } else {
@@ -9251,7 +8856,7 @@ mod p4 {
     fn at10(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
         at11(e, v, &pos, m, g);
@@ -9265,7 +8870,7 @@ mod p4 {
 
     #[inline]
     fn at12(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b4(e, &pos, &v, 0) {
+        if !b2(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
             return;
         }
@@ -9279,7 +8884,7 @@ mod p4 {
     #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        for c in s16(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at14(e, v, &pos, m, g);
@@ -9289,7 +8894,7 @@ mod p4 {
     fn at14(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
-        let value = i9(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at12(e, v, &pos, m, g);
@@ -9376,7 +8981,7 @@ mod p4 {
     #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -9392,7 +8997,7 @@ mod p4 {
 
     #[inline]
     fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b4(e, &pos, &v, 0) {
+        if !b2(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
             return;
         }
@@ -9405,7 +9010,7 @@ mod p4 {
 
     #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        for c in s16(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -9415,7 +9020,7 @@ mod p4 {
     #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i9(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -9426,7 +9031,7 @@ mod p4 {
     #[inline]
     fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -9436,7 +9041,7 @@ mod p4 {
 
     #[inline(always)]
     fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap19(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -9456,72 +9061,27 @@ mod p4 {
 
     #[inline]
     fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
+        S::from_words([0x24]) & d
     }
 
     #[inline]
     fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x24]) & d
+        S::from_words([0x12]) & d
     }
 
     #[inline]
     fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
-    }
-
-    #[inline]
-    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x12]) & d
-    }
-
-    #[inline]
-    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x21]) & d
-    }
-
-    #[inline]
-    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x24]) & d
-    }
-
-    #[inline]
-    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x12]) & d
-    }
-
-    #[inline]
-    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s12(e, pos, v, ALL, cand);
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s3(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x2d])).shifted(1)
             | (of & S::from_words([0x1b])).shifted(2)
             | (of & S::from_words([0xf])).shifted(3)
@@ -9532,41 +9092,96 @@ mod p4 {
     }
 
     #[inline]
-    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s11(e, pos, v, d, cand);
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s2(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s13(e, pos, v, x, cand)
+            x - s4(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[5];
         let dir = None;
-        let run = Some(s17(e, pos, v, ALL, cand));
+        let run = Some(s8(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(5u16), run) & d
     }
 
     #[inline]
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s7(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s10(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s13(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s14(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s12(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(0, 0u8) & d
+    }
+
+    #[inline]
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(0, 1u8) & d
+    }
+
+    #[inline]
     fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s16(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
+        s17(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
     }
 
     #[inline]
@@ -9576,63 +9191,8 @@ mod p4 {
 
     #[inline]
     fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s20(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s19(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s22(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s23(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s21(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(0, 0u8) & d
-    }
-
-    #[inline]
-    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(0, 1u8) & d
-    }
-
-    #[inline]
-    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s28(e, pos, v, ALL, cand);
-        let end = s29(e, pos, v, ALL, cand) - run;
+        let run = s19(e, pos, v, ALL, cand);
+        let end = s20(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -9753,22 +9313,22 @@ mod p4 {
 
     #[inline]
     fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
     fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        3
     }
 
     #[inline]
     fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        2
+        i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -9778,87 +9338,57 @@ mod p4 {
 
     #[inline]
     fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[2]
+        1
     }
 
     #[inline]
     fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        3
+        1
     }
 
     #[inline]
     fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         18
     }
 
     #[inline]
-    fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s30(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
     fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        !s6(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i5(e, pos, v, cand), i6(e, pos, v, cand))
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
     fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        !s15(e, pos, v, ALL, cand).is_empty()
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
     fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) && b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i13(e, pos, v, cand), i14(e, pos, v, cand))
+        compare(CmpOp::Lt, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     /// The cells after each cell against shift 3.
@@ -10278,7 +9808,7 @@ mod p5 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s18(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -10290,7 +9820,7 @@ mod p5 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s24(e, &pos, &v, ALL, 0);
+        let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -10359,7 +9889,7 @@ mod p5 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -10369,7 +9899,7 @@ mod p5 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -10389,199 +9919,124 @@ mod p5 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffff]) & d
+        S::from_words([0x5555]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5555]) & d
+        S::from_words([0xaaaa]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffff]) & d
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xaaaa]) & d
+        S::from_words([0x4]) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        S::from_words([0x4]) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2000]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2000]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x6000]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5555]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xaaaa]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200c]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        s21(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+        s12(e, pos, v, d, cand) | s13(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s20(e, pos, v, x, cand)
+            s11(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
-        s25(e, pos, v, d, cand) | s26(e, pos, v, d, cand)
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, d: S, cand: u16) -> S {
+        s16(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> i32 {
         17
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 18, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
+        compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 }
 
@@ -11414,7 +10869,7 @@ mod p6 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s16(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -11469,7 +10924,7 @@ mod p6 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -11479,7 +10934,7 @@ mod p6 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -11499,7 +10954,7 @@ mod p6 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3ffffffffff]) & d
+        d - pos.occupied
     }
 
     #[inline]
@@ -11509,27 +10964,34 @@ mod p6 {
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3ffffffffff]) & d
+        d - pos.occupied
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20820820820]) & d
+        S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3ffffffffff]) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2186186187f]) & d
+        S::from_words([0x1041041041]) & d
     }
 
     #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3ffffffffff]) & d
+        let x = s2(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b5(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     #[inline]
@@ -11539,107 +11001,20 @@ mod p6 {
 
     #[inline]
     fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1e79e79e780]) & d
+        S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
     fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x104]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10000000000]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10000000104]) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1041041041]) & d
-    }
-
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3ffffffffff]) & d
-    }
-
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1041041041]) & d
-    }
-
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s18(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b12(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2186186187f]) & d
-    }
-
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3ffffffffff]) & d
-    }
-
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s17(e, pos, v, d, cand);
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s1(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b15(e, pos, v, c as u16) {
+            if !b8(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -11647,48 +11022,48 @@ mod p6 {
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20820820820]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s29(e, pos, v, d, cand);
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s13(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s30(e, pos, v, x, cand)
+            s14(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        2
     }
 
     #[inline]
@@ -11698,147 +11073,62 @@ mod p6 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         15
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s33(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) || b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        !b8(e, pos, v, cand)
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+        !b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        let through = s19(e, pos, v, ALL, cand);
-        let to = s21(e, pos, v, ALL, cand) & through;
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+        let through = s3(e, pos, v, ALL, cand);
+        let to = s5(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s20(e, pos, v, through, cand);
+        let mut reached = s4(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -11852,18 +11142,18 @@ mod p6 {
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        b10(e, pos, v, cand) || b11(e, pos, v, cand)
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+        b3(e, pos, v, cand) || b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        let through = s22(e, pos, v, ALL, cand);
-        let to = s24(e, pos, v, ALL, cand) & through;
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+        let through = s6(e, pos, v, ALL, cand);
+        let to = s8(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s23(e, pos, v, through, cand);
+        let mut reached = s7(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -11884,23 +11174,23 @@ mod p6 {
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        b13(e, pos, v, cand) || b14(e, pos, v, cand)
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+        b6(e, pos, v, cand) || b7(e, pos, v, cand)
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        let through = s26(e, pos, v, ALL, cand);
-        let to = s28(e, pos, v, ALL, cand) & through;
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+        let through = s10(e, pos, v, ALL, cand);
+        let to = s12(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s27(e, pos, v, through, cand);
+        let mut reached = s11(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -11914,20 +11204,20 @@ mod p6 {
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(10u16);
-        let s = s31(e, pos, v, ALL, cand);
+        let s = s15(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        b16(e, pos, v, cand) || b17(e, pos, v, cand)
+    fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+        b9(e, pos, v, cand) || b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
-        b9(e, pos, v, cand) && b18(e, pos, v, cand)
+    fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 46, L>, v: &V, cand: u16) -> bool {
+        b2(e, pos, v, cand) && b11(e, pos, v, cand)
     }
 }
 
@@ -13085,7 +12375,7 @@ mod p7 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
             at7(e, v, &pos, m, g);
@@ -13111,7 +12401,7 @@ mod p7 {
 
     #[inline(always)]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s13(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -13131,7 +12421,7 @@ mod p7 {
 
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             at10(e, v, &pos, m, g);
         } else {
             at11(e, v, &pos, m, g);
@@ -13170,7 +12460,7 @@ mod p7 {
 
     #[inline(always)]
     fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s22(e, &pos, &v, ALL, 0);
+        let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -13209,7 +12499,7 @@ mod p7 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -13227,7 +12517,7 @@ mod p7 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 54usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13244,7 +12534,7 @@ mod p7 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 54usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13269,7 +12559,7 @@ mod p7 {
 
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -13293,8 +12583,8 @@ mod p7 {
 
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i9(e, &pos, &v, 0);
-        for c in s19(e, &pos, &v, ALL, 0).iter() {
+        let value = i5(e, &pos, &v, 0);
+        for c in s8(e, &pos, &v, ALL, 0).iter() {
             let slot = 4usize + c;
             let old = pos.counters[slot];
             let new = old.wrapping_add(value);
@@ -13319,7 +12609,7 @@ mod p7 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -13329,7 +12619,7 @@ mod p7 {
 
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -13349,134 +12639,79 @@ mod p7 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffffffffffff]) & d
+        S::from_words([0x40810204081]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40810204081]) & d
+        S::from_words([0x204081020408]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffffffffffff]) & d
+        d - pos.occupied
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x204081020408]) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
+        S::from_words([0x204081020408]) & d
     }
 
     #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20010]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4000000000]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4000020010]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40810204081]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x204081020408]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x204081020408]) & d
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s16(e, pos, v, d, cand);
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s5(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s17(e, pos, v, x, cand)
+            s6(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s15(e, pos, v, d, cand);
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s4(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s18(e, pos, v, x, cand)
+            s7(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s20(e, pos, v, ALL, cand);
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s9(e, pos, v, ALL, cand);
         let x = (of.shifted(-7) & S::from_words([0x3ffffffffff]));
         d & x
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[54]
     }
 
     #[inline]
@@ -13486,56 +12721,36 @@ mod p7 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[54]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         pos.counters[55]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> i32 {
         20
     }
 
@@ -13546,24 +12761,14 @@ mod p7 {
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
-        let s = s14(e, pos, v, ALL, cand);
+        let s = s3(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 60, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 }
 
@@ -13743,7 +12948,7 @@ mod p8 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s18(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -13798,7 +13003,7 @@ mod p8 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -13808,7 +13013,7 @@ mod p8 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -13828,200 +13033,125 @@ mod p8 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xff]) & d
+        S::from_words([0x1]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
+        S::from_words([0x80]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xff]) & d
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80]) & d
+        S::from_words([0x20]) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        S::from_words([0x20]) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x14]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x60]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xe0]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
-        let run = Some(s19(e, pos, v, ALL, cand));
+        let run = Some(s10(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         21
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        let through = s20(e, pos, v, ALL, cand);
-        let to = s22(e, pos, v, ALL, cand) & through;
+        let through = s11(e, pos, v, ALL, cand);
+        let to = s13(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s21(e, pos, v, through, cand);
+        let mut reached = s12(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -14212,7 +13342,7 @@ mod p9 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s18(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -14267,7 +13397,7 @@ mod p9 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -14277,7 +13407,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -14297,200 +13427,125 @@ mod p9 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xff]) & d
+        S::from_words([0x1]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
+        S::from_words([0x80]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xff]) & d
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80]) & d
+        S::from_words([0x20]) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        S::from_words([0x20]) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x14]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x60]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xe0]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
-        let run = Some(s19(e, pos, v, ALL, cand));
+        let run = Some(s10(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         21
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        let through = s20(e, pos, v, ALL, cand);
-        let to = s22(e, pos, v, ALL, cand) & through;
+        let through = s11(e, pos, v, ALL, cand);
+        let to = s13(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s21(e, pos, v, through, cand);
+        let mut reached = s12(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -14956,7 +14011,7 @@ mod p10 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s18(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -15025,7 +14080,7 @@ mod p10 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i6(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -15036,7 +14091,7 @@ mod p10 {
     #[inline]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -15046,7 +14101,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap13(e, v, pos, r);
@@ -15055,7 +14110,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -15081,124 +14136,69 @@ mod p10 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffff]) & d
+        S::from_words([0x11111]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x11111]) & d
+        S::from_words([0x88888]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffff]) & d
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x88888]) & d
+        S::from_words([0x2]) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        S::from_words([0x2]) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40400]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80000]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xc0400]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x11111]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x88888]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2]) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x202]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+        s8(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s22(e, pos, v, ALL, cand);
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s11(e, pos, v, ALL, cand);
         let x = (S::from_words([0xfcccc]) | of.shifted(-6))
             & (S::from_words([0xff888]) | of.shifted(-9))
             & (S::from_words([0xff111]) | of.shifted(-7))
@@ -15211,118 +14211,88 @@ mod p10 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Div, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Div, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         22
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i10(e, pos, v, cand).wrapping_neg()
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+        i6(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
+        b1(e, pos, v, cand) || b2(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        b3(e, pos, v, cand) || b4(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        let through = s23(e, pos, v, ALL, cand);
-        let to = s25(e, pos, v, ALL, cand) & through;
+        let through = s12(e, pos, v, ALL, cand);
+        let to = s14(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s24(e, pos, v, through, cand);
+        let mut reached = s13(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -15642,7 +14612,7 @@ mod p11 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s15(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -15654,7 +14624,7 @@ mod p11 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s24(e, &pos, &v, ALL, 0);
+        let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -15729,7 +14699,7 @@ mod p11 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i10(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -15739,7 +14709,7 @@ mod p11 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s28(e, &pos, &v, ALL, 0).iter() {
+        for c in s15(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -15749,7 +14719,7 @@ mod p11 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -15759,7 +14729,7 @@ mod p11 {
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
             ap10(e, v, pos, r);
@@ -15779,281 +14749,151 @@ mod p11 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
+        S::from_words([0x24]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x24]) & d
+        S::from_words([0x12]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x12]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x63]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x24]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5b]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x12]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x49]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x63]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x24]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x12]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s18(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = None;
-        let run = Some(s21(e, pos, v, ALL, cand));
+        let run = Some(s8(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(3u16), run) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s20(e, pos, v, d, cand);
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s7(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s22(e, pos, v, x, cand)
+            x - s9(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s10(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s17(e, pos, v, x, cand)
+            s4(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s25(e, pos, v, ALL, cand);
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s12(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x5a])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s27(e, pos, v, d, cand);
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s26(e, pos, v, x, cand)
+            s13(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         13
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         (1u16 == 6u16) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        !b6(e, pos, v, cand)
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
+        !b1(e, pos, v, cand)
     }
 }
 
@@ -17772,7 +16612,7 @@ mod p12 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s19(e, &pos, &v, ALL, 0);
+        let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -17838,7 +16678,7 @@ mod p12 {
 
     #[inline]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s25(e, &pos, &v, ALL, 0);
+        let s = s12(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -17944,7 +16784,7 @@ mod p12 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(v[0]);
-        let value = i13(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -17976,7 +16816,7 @@ mod p12 {
 
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s25(e, &pos, &v, ALL, 0);
+        let s = s12(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -17992,7 +16832,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap17(e, v, pos, r);
@@ -18001,7 +16841,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s30(e, &pos, &v, ALL, 0).iter() {
+        for c in s17(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -18011,7 +16851,7 @@ mod p12 {
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i23(e, &pos, &v, 0);
+        let value = i13(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -18040,7 +16880,7 @@ mod p12 {
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(e.rt_mover());
-        for c in s42(e, &pos, &v, ALL, 0).iter() {
+        for c in s29(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -18049,7 +16889,7 @@ mod p12 {
 
     #[inline]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s46(e, &pos, &v, ALL, 0).iter() {
+        for c in s33(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -18059,7 +16899,7 @@ mod p12 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i24(e, &pos, &v, 0);
+        let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -18069,7 +16909,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap28(e, v, pos, r);
         } else {
             ap29(e, v, pos, r);
@@ -18089,110 +16929,45 @@ mod p12 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0xffff]) & d
+        S::from_words([0x101010101010101, 0x101]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x101010101010101, 0x101]) & d
+        S::from_words([0x8080808080808080, 0x8080]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0xffff]) & d
+        d - pos.occupied
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8080808080808080, 0x8080]) & d
+        S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0xffff]) & d
+        d - pos.occupied
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x81818181818181ff, 0x8181]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0, 0x0]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400, 0x0]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400, 0x0]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0, 0x2000]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400, 0x2000]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0, 0x4000]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400, 0x6000]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x101010101010101, 0x101]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8080808080808080, 0x8080]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0, 0x0]) & d
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s16(e, pos, v, d, cand);
+        let x = s3(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s17(e, pos, v, x, cand)
+            s4(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s15(e, pos, v, d, cand);
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s2(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b7(e, pos, v, c as u16) {
+            if !b0(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -18200,60 +16975,60 @@ mod p12 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s20(e, pos, v, ALL, cand);
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s7(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xffffffffffffffff, 0xff])).shifted(8);
         x & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s22(e, pos, v, d, cand);
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s9(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s23(e, pos, v, x, cand)
+            x - s10(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s24(e, pos, v, d, cand);
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s21(e, pos, v, x, cand)
+            s8(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x81818181818181ff, 0x8181]) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s26(e, pos, v, d, cand);
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s13(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b10(e, pos, v, c as u16) {
+            if !b3(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -18261,19 +17036,19 @@ mod p12 {
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s28(e, pos, v, ALL, cand);
-        let end = s29(e, pos, v, ALL, cand);
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s15(e, pos, v, ALL, cand);
+        let end = s16(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = match e.rt_mover() {
             0 => {
@@ -18313,13 +17088,13 @@ mod p12 {
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s31(e, pos, v, ALL, cand);
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s18(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f7f, 0x7f]))
             | (of.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00, 0x7f7f])),
@@ -18330,109 +17105,109 @@ mod p12 {
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s33(e, pos, v, d, cand);
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s32(e, pos, v, x, cand)
+            s19(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s37(e, pos, v, d, cand);
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s24(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s36(e, pos, v, x, cand)
+            s23(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x81818181818181ff, 0x8181]) & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s39(e, pos, v, d, cand);
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s26(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s40(e, pos, v, x, cand)
+            s27(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s41(e, pos, v, d, cand);
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s38(e, pos, v, x, cand)
+            s25(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s43(e, pos, v, ALL, cand);
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s30(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xfefefefefefefefe, 0xfefe])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s45(e, pos, v, d, cand);
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s32(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s44(e, pos, v, x, cand)
+            s31(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s5(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -18442,66 +17217,16 @@ mod p12 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2usize + usize::from(v[0])]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        i12(e, pos, v, cand).wrapping_neg()
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+        i2(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         let who = usize::from(e.rt_mover());
         e.program()
             .shapes
@@ -18511,7 +17236,7 @@ mod p12 {
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         let who = usize::from(e.rt_mover());
         e.program()
             .shapes
@@ -18521,123 +17246,88 @@ mod p12 {
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Div, i21(e, pos, v, cand), i22(e, pos, v, cand))
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Div, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> i32 {
         18
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        s5(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        compare(CmpOp::Le, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        b1(e, pos, v, cand) || b2(e, pos, v, cand)
     }
 
     #[inline]
     fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
+        compare(CmpOp::Lt, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) || b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        s18(e, pos, v, ALL, cand).is_empty()
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i15(e, pos, v, cand), i16(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i17(e, pos, v, cand), i18(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        b8(e, pos, v, cand) || b9(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i19(e, pos, v, cand), i20(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 3, 86, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i25(e, pos, v, cand), i26(e, pos, v, cand))
     }
 
     /// The cells after each cell along shift -7.
@@ -19136,7 +17826,7 @@ mod p13 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s16(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -19156,7 +17846,7 @@ mod p13 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at4(e, v, &pos, m, g);
         } else {
             at8(e, v, &pos, m, g);
@@ -19202,7 +17892,7 @@ mod p13 {
     #[inline]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        for c in s16(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at9(e, v, &pos, m, g);
@@ -19210,7 +17900,7 @@ mod p13 {
 
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s26(e, &pos, &v, ALL, 0);
+        let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
@@ -19264,7 +17954,7 @@ mod p13 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -19309,7 +17999,7 @@ mod p13 {
 
     #[inline]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        for c in s16(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -19334,7 +18024,7 @@ mod p13 {
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -19344,7 +18034,7 @@ mod p13 {
 
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -19364,224 +18054,149 @@ mod p13 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
+        S::from_words([0x1]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
+        S::from_words([0x40]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40]) & d
+        S::from_words([0x2]) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        S::from_words([0x2]) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2]) & d
+        S::from_words([0x20]) & d
     }
 
     #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2]) & d
+        S::from_words([0x22]) & d
     }
 
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x22]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x22]) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        s17(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
+        s8(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s19(e, pos, v, ALL, cand);
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s10(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x3f]))
             | (of.shifted(1) & S::from_words([0x7e]));
         d & x
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s21(e, pos, v, ALL, cand);
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s12(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x3f]));
         d & x
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s22(e, pos, v, x, cand)
+            s13(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s20(e, pos, v, d, cand);
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s24(e, pos, v, x, cand)
+            s15(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ne, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ne, i5(e, pos, v, cand), i6(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 }
 
@@ -19992,7 +18607,7 @@ mod p14 {
 
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s11(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -20004,7 +18619,7 @@ mod p14 {
 
     #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s19(e, &pos, &v, ALL, 0);
+        let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -20036,7 +18651,7 @@ mod p14 {
 
     #[inline(always)]
     fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s27(e, &pos, &v, ALL, 0);
+        let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
@@ -20050,7 +18665,7 @@ mod p14 {
     fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i5(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
         at11(e, v, &pos, m, g);
@@ -20135,7 +18750,7 @@ mod p14 {
     #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i5(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20156,7 +18771,7 @@ mod p14 {
     #[inline(always)]
     fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i6(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -20167,7 +18782,7 @@ mod p14 {
     #[inline]
     fn ap16(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -20177,7 +18792,7 @@ mod p14 {
 
     #[inline(always)]
     fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -20197,147 +18812,152 @@ mod p14 {
 
     #[inline]
     fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffff]) & d
+        S::from_words([0x1111]) & d
     }
 
     #[inline]
     fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1111]) & d
+        S::from_words([0x8888]) & d
     }
 
     #[inline]
     fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffff]) & d
-    }
-
-    #[inline]
-    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8888]) & d
-    }
-
-    #[inline]
-    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1111]) & d
-    }
-
-    #[inline]
-    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8888]) & d
-    }
-
-    #[inline]
-    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x810]) & d
     }
 
     #[inline]
-    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         R2[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s10(e, pos, v, d, cand) | s11(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s16(e, pos, v, d, cand);
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s17(e, pos, v, x, cand)
+            x - s13(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s18(e, pos, v, d, cand);
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s13(e, pos, v, x, cand)
+            s9(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
-    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
-    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s20(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s16(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s22(e, pos, v, ALL, cand);
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s18(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x3333])).shifted(2)
             | (of & S::from_words([0x444])).shifted(3);
         x & d
     }
 
     #[inline]
-    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
+    }
+
+    #[inline]
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s20(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s21(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s19(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1111]) & d
+    }
+
+    #[inline]
+    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
     }
 
     #[inline]
@@ -20346,28 +18966,33 @@ mod p14 {
         if x.is_empty() {
             x
         } else {
-            x - s25(e, pos, v, x, cand)
+            s25(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s23(e, pos, v, d, cand) | s26(e, pos, v, d, cand)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1111]) & d
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
     fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
+        s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s28(e, pos, v, d, cand);
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -20376,72 +19001,22 @@ mod p14 {
     }
 
     #[inline]
-    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(0, 0u8) & d
-    }
-
-    #[inline]
     fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(0, 1u8) & d
-    }
-
-    #[inline]
-    fn s33<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s35<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s34(e, pos, v, d, cand);
+        let x = s26(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s33(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s36<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s30(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s35(e, pos, v, x, cand)
+            x - s31(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(1usize + usize::from(e.rt_mover()))
@@ -20450,42 +19025,32 @@ mod p14 {
     }
 
     #[inline]
-    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         10
     }
 
     #[inline]
     fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(3u16)) == e.rt_mover()) == false
     }
 }
@@ -21107,7 +19672,7 @@ mod p15 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s13(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -21176,7 +19741,7 @@ mod p15 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -21186,7 +19751,7 @@ mod p15 {
 
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap7(e, v, pos, r);
@@ -21206,82 +19771,17 @@ mod p15 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffffff]) & d
-    }
-
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1111111]) & d
-    }
-
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8888888]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4000000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4000010]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8000000]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xc000010]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffffff]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x137]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s14(e, pos, v, ALL, cand);
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s1(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x3333333])).shifted(2)
             | (of & S::from_words([0xfffff])).shifted(8)
             | (of & S::from_words([0xccccccc])).shifted(-2)
@@ -21290,118 +19790,63 @@ mod p15 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s16(e, pos, v, d, cand);
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s3(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s15(e, pos, v, x, cand)
+            s2(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(21u16)
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         15
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i13(e, pos, v, cand), i14(e, pos, v, cand))
+        compare(CmpOp::Lt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 }
 
@@ -22590,7 +21035,7 @@ mod p16 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s11(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -22645,7 +21090,7 @@ mod p16 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -22655,7 +21100,7 @@ mod p16 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -22675,72 +21120,17 @@ mod p16 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffff]) & d
+        d - pos.occupied
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10101010101]) & d
+        d - pos.occupied
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x808080808080]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1000]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1000]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x21000]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400000000000]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400000021000]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s12(e, pos, v, ALL, cand);
+        let of = s1(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf0f0f0f0f0f0])).shifted(-4)
             | (of & S::from_words([0xe0e0e0e0e00])).shifted(-5);
         x & d
@@ -22748,57 +21138,27 @@ mod p16 {
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         33
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        compare(CmpOp::Ge, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 }
 
@@ -23221,7 +21581,7 @@ mod p17 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s15(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -23276,7 +21636,7 @@ mod p17 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -23286,7 +21646,7 @@ mod p17 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -23306,279 +21666,129 @@ mod p17 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffff]) & d
+        S::from_words([0x20]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
+        S::from_words([0x800]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x800]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x83f]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x800]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x800]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4000]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4800]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10000]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x14800]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x800]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[2];
         let dir = None;
-        let run = Some(s16(e, pos, v, ALL, cand));
+        let run = Some(s3(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(u16::try_from(pos.counters[19]).unwrap_or(0)), run) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[19]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        s18(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
+        s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s20(e, pos, v, ALL, cand);
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s7(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1efde])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s22(e, pos, v, d, cand);
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s9(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s21(e, pos, v, x, cand)
+            s8(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         13
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Le, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        !s10(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) || b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i14(e, pos, v, cand), i15(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        !s23(e, pos, v, ALL, cand).is_empty()
-    }
-
-    #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 20, L>, v: &V, cand: u16) -> bool {
-        b8(e, pos, v, cand) && b9(e, pos, v, cand)
+        b1(e, pos, v, cand) && b2(e, pos, v, cand)
     }
 }
 
@@ -24364,7 +22574,7 @@ mod p18 {
 
     #[inline(always)]
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s16(e, &pos, &v, ALL, 0);
+        let set = s5(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -24376,7 +22586,7 @@ mod p18 {
 
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s22(e, &pos, &v, ALL, 0);
+        let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<4>(m, c as u8);
         }
@@ -24384,7 +22594,7 @@ mod p18 {
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s23(e, &pos, &v, ALL, 0);
+        let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
@@ -24396,7 +22606,7 @@ mod p18 {
 
     #[inline(always)]
     fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s29(e, &pos, &v, ALL, 0);
+        let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
@@ -24408,7 +22618,7 @@ mod p18 {
 
     #[inline(always)]
     fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
             at22(e, v, &pos, m, g);
@@ -24422,7 +22632,7 @@ mod p18 {
 
     #[inline(always)]
     fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b10(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             at23(e, v, &pos, m, g);
         } else {
             at28(e, v, &pos, m, g);
@@ -24436,7 +22646,7 @@ mod p18 {
 
     #[inline(always)]
     fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b12(e, &pos, &v, 0) {
+        if !b4(e, &pos, &v, 0) {
             return;
         }
         at79(e, v, &pos, m, g);
@@ -24459,7 +22669,7 @@ mod p18 {
 
     #[inline(always)]
     fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             at36(e, v, &pos, m, g);
         } else {
             at40(e, v, &pos, m, g);
@@ -24470,7 +22680,7 @@ mod p18 {
     fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(3u16);
-        let value = i17(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at45(e, v, &pos, m, g);
@@ -24478,7 +22688,7 @@ mod p18 {
 
     #[inline(always)]
     fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b6(e, &pos, &v, 0) {
             at41(e, v, &pos, m, g);
         } else {
             at45(e, v, &pos, m, g);
@@ -24489,7 +22699,7 @@ mod p18 {
     fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(8u16);
-        let value = i20(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at45(e, v, &pos, m, g);
@@ -24497,7 +22707,7 @@ mod p18 {
 
     #[inline]
     fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s33(e, &pos, &v, ALL, 0);
+        let s = s22(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -24507,7 +22717,7 @@ mod p18 {
 
     #[inline(always)]
     fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s34(e, &pos, &v, ALL, 0);
+        let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -24539,7 +22749,7 @@ mod p18 {
     #[inline]
     fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        for c in s37(e, &pos, &v, ALL, 0).iter() {
+        for c in s26(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at52(e, v, &pos, m, g);
@@ -24574,7 +22784,7 @@ mod p18 {
     #[inline(always)]
     fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        for c in s40(e, &pos, &v, ALL, 0).iter() {
+        for c in s29(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at55(e, v, &pos, m, g);
@@ -24582,7 +22792,7 @@ mod p18 {
 
     #[inline(always)]
     fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b17(e, &pos, &v, 0) {
+        if b9(e, &pos, &v, 0) {
             at56(e, v, &pos, m, g);
         } else {
             at60(e, v, &pos, m, g);
@@ -24593,7 +22803,7 @@ mod p18 {
     fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(3u16);
-        let value = i23(e, &pos, &v, 0);
+        let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at65(e, v, &pos, m, g);
@@ -24601,7 +22811,7 @@ mod p18 {
 
     #[inline(always)]
     fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b18(e, &pos, &v, 0) {
+        if b10(e, &pos, &v, 0) {
             at61(e, v, &pos, m, g);
         } else {
             at65(e, v, &pos, m, g);
@@ -24612,7 +22822,7 @@ mod p18 {
     fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(8u16);
-        let value = i26(e, &pos, &v, 0);
+        let value = i12(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at65(e, v, &pos, m, g);
@@ -24620,7 +22830,7 @@ mod p18 {
 
     #[inline]
     fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s41(e, &pos, &v, ALL, 0);
+        let s = s30(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -24630,7 +22840,7 @@ mod p18 {
 
     #[inline(always)]
     fn at66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s42(e, &pos, &v, ALL, 0);
+        let set = s31(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
@@ -24638,7 +22848,7 @@ mod p18 {
 
     #[inline(always)]
     fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s43(e, &pos, &v, ALL, 0);
+        let set = s32(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
@@ -24646,7 +22856,7 @@ mod p18 {
 
     #[inline(always)]
     fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s46(e, &pos, &v, ALL, 0);
+        let set = s35(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -24779,7 +22989,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap22(e, v, pos, r);
@@ -24788,7 +22998,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b9(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -24798,7 +23008,7 @@ mod p18 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u16);
-        let value = i15(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -24809,7 +23019,7 @@ mod p18 {
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(1u16);
-        let value = i15(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -24819,7 +23029,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b10(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
             ap28(e, v, pos, r);
@@ -24828,7 +23038,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap26(e, v, pos, r);
@@ -24838,7 +23048,7 @@ mod p18 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -24849,7 +23059,7 @@ mod p18 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(7u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -24878,7 +23088,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
             ap40(e, v, pos, r);
@@ -24888,7 +23098,7 @@ mod p18 {
     #[inline(always)]
     fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(3u16);
-        let value = i17(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -24899,7 +23109,7 @@ mod p18 {
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(2u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -24910,7 +23120,7 @@ mod p18 {
     #[inline(always)]
     fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(1u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -24920,7 +23130,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b6(e, &pos, &v, 0) {
             ap41(e, v, pos, r);
         } else {
             ap45(e, v, pos, r);
@@ -24930,7 +23140,7 @@ mod p18 {
     #[inline(always)]
     fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(8u16);
-        let value = i20(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -24941,7 +23151,7 @@ mod p18 {
     #[inline(always)]
     fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(9u16);
-        let value = i21(e, &pos, &v, 0);
+        let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -24952,7 +23162,7 @@ mod p18 {
     #[inline(always)]
     fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
-        let value = i22(e, &pos, &v, 0);
+        let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -24962,7 +23172,7 @@ mod p18 {
 
     #[inline]
     fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s33(e, &pos, &v, ALL, 0);
+        let s = s22(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -25000,7 +23210,7 @@ mod p18 {
 
     #[inline]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s37(e, &pos, &v, ALL, 0).iter() {
+        for c in s26(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -25024,7 +23234,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s40(e, &pos, &v, ALL, 0).iter() {
+        for c in s29(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -25033,7 +23243,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b17(e, &pos, &v, 0) {
+        if b9(e, &pos, &v, 0) {
             ap56(e, v, pos, r);
         } else {
             ap60(e, v, pos, r);
@@ -25043,7 +23253,7 @@ mod p18 {
     #[inline(always)]
     fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(3u16);
-        let value = i23(e, &pos, &v, 0);
+        let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -25054,7 +23264,7 @@ mod p18 {
     #[inline(always)]
     fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(2u16);
-        let value = i24(e, &pos, &v, 0);
+        let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -25065,7 +23275,7 @@ mod p18 {
     #[inline(always)]
     fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(1u16);
-        let value = i25(e, &pos, &v, 0);
+        let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -25075,7 +23285,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b18(e, &pos, &v, 0) {
+        if b10(e, &pos, &v, 0) {
             ap61(e, v, pos, r);
         } else {
             ap65(e, v, pos, r);
@@ -25085,7 +23295,7 @@ mod p18 {
     #[inline(always)]
     fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(8u16);
-        let value = i26(e, &pos, &v, 0);
+        let value = i12(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -25096,7 +23306,7 @@ mod p18 {
     #[inline(always)]
     fn ap62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(9u16);
-        let value = i27(e, &pos, &v, 0);
+        let value = i13(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -25107,7 +23317,7 @@ mod p18 {
     #[inline(always)]
     fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
-        let value = i28(e, &pos, &v, 0);
+        let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -25117,7 +23327,7 @@ mod p18 {
 
     #[inline]
     fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s41(e, &pos, &v, ALL, 0);
+        let s = s30(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -25146,7 +23356,7 @@ mod p18 {
     #[inline]
     fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i31(e, &pos, &v, 0);
+        let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -25156,7 +23366,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap80<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b21(e, &pos, &v, 0) {
+        if b13(e, &pos, &v, 0) {
             ap81(e, v, pos, r);
         } else {
             ap82(e, v, pos, r);
@@ -25176,82 +23386,91 @@ mod p18 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7fffffff]) & d
+        S::from_words([0x8888888]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8888888]) & d
+        S::from_words([0x44444444]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7fffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x44444444]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7fffffff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4ccccccf]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7fffffff]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4ccccccf]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x33333330]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7fffffff]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x9b]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8888888]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x44444444]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        R4[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        s8(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s10(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s7(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[3]));
+        one & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        R5[0].get(usize::from(v[3])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
     }
 
     #[inline]
@@ -25261,183 +23480,119 @@ mod p18 {
 
     #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
+        s15(e, pos, v, d, cand) | s16(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        R4[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
-    }
-
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s21(e, pos, v, d, cand);
+        let x = s17(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s18(e, pos, v, x, cand)
+            s14(e, pos, v, x, cand)
         }
     }
 
     #[inline]
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x19999999]) & d
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x66666666]) & d
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x7fffffff]) & d
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x4]) & d
+    }
+
+    #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[3]));
-        one & d
-    }
-
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        R5[0].get(usize::from(v[3])).copied().unwrap_or(S::EMPTY) & d
-    }
-
-    #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
     fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
+        let x = s27(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b7(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     #[inline]
     fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s25(e, pos, v, x, cand)
+        let mut out = x;
+        for c in x.iter() {
+            if !b8(e, pos, v, c as u16) {
+                out.remove(c);
+            }
         }
+        out
     }
 
     #[inline]
     fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x19999999]) & d
-    }
-
-    #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x66666666]) & d
-    }
-
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7fffffff]) & d
-    }
-
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4]) & d
-    }
-
-    #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2]) & d
-    }
-
-    #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2]) & d
-    }
-
-    #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s38(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b15(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s39(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b16(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4ccccccf]) & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s44(e, pos, v, d, cand);
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s33(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b20(e, pos, v, c as u16) {
+            if !b12(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -25445,29 +23600,29 @@ mod p18 {
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s48<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s49<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s50<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        s48(e, pos, v, d, cand) | s49(e, pos, v, d, cand)
+    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        s37(e, pos, v, d, cand) | s38(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s51<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s47(e, pos, v, ALL, cand);
-        let end = s50(e, pos, v, ALL, cand) - run;
+    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s36(e, pos, v, ALL, cand);
+        let end = s39(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -25503,27 +23658,27 @@ mod p18 {
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::from(v[2])
     }
 
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        0
+        1
     }
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        3
+        pos.counters[1usize + usize::from(2u16)]
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        pos.counters[1usize + usize::from(1u16)]
     }
 
     #[inline]
@@ -25533,249 +23688,181 @@ mod p18 {
 
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[1usize + usize::from(9u16)]
     }
 
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        0
+        pos.counters[1usize + usize::from(10u16)]
     }
 
     #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        0
     }
 
     #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        3
+        pos.counters[1usize + usize::from(2u16)]
     }
 
     #[inline]
     fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        pos.counters[1usize + usize::from(1u16)]
     }
 
     #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        0
     }
 
     #[inline]
     fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
+        pos.counters[1usize + usize::from(9u16)]
     }
 
     #[inline]
     fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        3
+        pos.counters[1usize + usize::from(10u16)]
     }
 
     #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        i32::from(v[2])
+        0
     }
 
     #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        1
+        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        1
+        3
     }
 
     #[inline]
     fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1usize + usize::from(2u16)]
+        1
     }
 
     #[inline]
     fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1usize + usize::from(1u16)]
+        pos.counters[0]
     }
 
     #[inline]
     fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1usize + usize::from(9u16)]
-    }
-
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1usize + usize::from(10u16)]
-    }
-
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1usize + usize::from(2u16)]
-    }
-
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1usize + usize::from(1u16)]
-    }
-
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1usize + usize::from(9u16)]
-    }
-
-    #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1usize + usize::from(10u16)]
-    }
-
-    #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s45(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
-    }
-
-    #[inline]
-    fn i33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         9
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s51(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s40(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        i37(e, pos, v, cand).wrapping_neg()
+    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+        i23(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i36(e, pos, v, cand), i38(e, pos, v, cand))
+    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i22(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
-    fn i40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        i42(e, pos, v, cand).wrapping_neg()
+    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+        i28(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
+    fn i30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) || b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
-        !s30(e, pos, v, one, cand).is_empty()
+        !s19(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[4]));
+        !s20(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
+        (10u16 == 1u16) == true
+    }
+
+    #[inline]
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
+        (0u16 == 9u16) == true
+    }
+
+    #[inline]
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
@@ -25785,74 +23872,32 @@ mod p18 {
 
     #[inline]
     fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[4]));
-        !s31(e, pos, v, one, cand).is_empty()
+        compare(CmpOp::Eq, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
 
     #[inline]
     fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        false
+        !b11(e, pos, v, cand)
     }
 
     #[inline]
     fn b13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 0u8) == true
+        compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
     fn b14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 1u8) == true
+        compare(CmpOp::Le, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
     fn b15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        (10u16 == 1u16) == true
-    }
-
-    #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        (0u16 == 9u16) == true
-    }
-
-    #[inline]
-    fn b17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-
-    #[inline]
-    fn b18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 1u8) == true
-    }
-
-    #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i29(e, pos, v, cand), i30(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        !b19(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i32(e, pos, v, cand), i33(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i34(e, pos, v, cand), i35(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
         true
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i43(e, pos, v, cand), i44(e, pos, v, cand))
+    fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i29(e, pos, v, cand), i30(e, pos, v, cand))
     }
 
     /// The cells after each cell against shift -1.
@@ -27917,7 +25962,7 @@ mod p19 {
 
     #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
             at6(e, v, &pos, m, g);
@@ -27945,7 +25990,7 @@ mod p19 {
     fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 103usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
         at7(e, v, &pos, m, g);
@@ -27974,8 +26019,8 @@ mod p19 {
     #[inline(always)]
     fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let value = i9(e, &pos, &v, 0);
-        for c in s9(e, &pos, &v, ALL, 0).iter() {
+        let value = i5(e, &pos, &v, 0);
+        for c in s0(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -28009,8 +26054,8 @@ mod p19 {
     #[inline]
     fn at11(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let value = i10(e, &pos, &v, 0);
-        for c in s17(e, &pos, &v, ALL, 0).iter() {
+        let value = i6(e, &pos, &v, 0);
+        for c in s8(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
@@ -28022,7 +26067,7 @@ mod p19 {
     fn at12(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(0u8);
-        let value = i11(e, &pos, &v, 0);
+        let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at13(e, v, &pos, m, g);
@@ -28031,8 +26076,8 @@ mod p19 {
     #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let value = i12(e, &pos, &v, 0);
-        for c in s23(e, &pos, &v, ALL, 0).iter() {
+        let value = i8(e, &pos, &v, 0);
+        for c in s14(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -28055,7 +26100,7 @@ mod p19 {
 
     #[inline(always)]
     fn at16(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
             at28(e, v, &pos, m, g);
@@ -28064,7 +26109,7 @@ mod p19 {
 
     #[inline(always)]
     fn at17(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             at18(e, v, &pos, m, g);
         } else {
             at23(e, v, &pos, m, g);
@@ -28073,7 +26118,7 @@ mod p19 {
 
     #[inline(always)]
     fn at18(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s28(e, &pos, &v, ALL, 0);
+        let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -28085,7 +26130,7 @@ mod p19 {
 
     #[inline(always)]
     fn at19(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s36(e, &pos, &v, ALL, 0);
+        let set = s27(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
@@ -28110,7 +26155,7 @@ mod p19 {
 
     #[inline(always)]
     fn at23(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             at24(e, v, &pos, m, g);
         } else {
             at27(e, v, &pos, m, g);
@@ -28121,7 +26166,7 @@ mod p19 {
     fn at24(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = 3u8.wrapping_add(e.rt_mover());
-        for c in s40(e, &pos, &v, ALL, 0).iter() {
+        for c in s31(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<true>(e.zobrist(), c, piece);
         }
         at27(e, v, &pos, m, g);
@@ -28131,7 +26176,7 @@ mod p19 {
     fn at27(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from((1 - e.rt_mover()));
-        let value = i18(e, &pos, &v, 0);
+        let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
         at28(e, v, &pos, m, g);
@@ -28141,7 +26186,7 @@ mod p19 {
     fn at28(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(0u8);
-        let value = i20(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
         at29(e, v, &pos, m, g);
@@ -28174,7 +26219,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -28192,7 +26237,7 @@ mod p19 {
     #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 103usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -28209,7 +26254,7 @@ mod p19 {
     #[inline(always)]
     fn ap6(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 103usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -28228,8 +26273,8 @@ mod p19 {
 
     #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i9(e, &pos, &v, 0);
-        for c in s9(e, &pos, &v, ALL, 0).iter() {
+        let value = i5(e, &pos, &v, 0);
+        for c in s0(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             let new = old.wrapping_add(value);
@@ -28263,8 +26308,8 @@ mod p19 {
 
     #[inline]
     fn ap11(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i10(e, &pos, &v, 0);
-        for c in s17(e, &pos, &v, ALL, 0).iter() {
+        let value = i6(e, &pos, &v, 0);
+        for c in s8(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             let new = old.wrapping_sub(value);
@@ -28277,7 +26322,7 @@ mod p19 {
     #[inline(always)]
     fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u8);
-        let value = i11(e, &pos, &v, 0);
+        let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -28287,8 +26332,8 @@ mod p19 {
 
     #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i12(e, &pos, &v, 0);
-        for c in s23(e, &pos, &v, ALL, 0).iter() {
+        let value = i8(e, &pos, &v, 0);
+        for c in s14(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             let new = old.wrapping_add(value);
@@ -28311,7 +26356,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap16(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap28(e, v, pos, r);
@@ -28320,7 +26365,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap23(e, v, pos, r);
@@ -28355,7 +26400,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap23(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -28365,7 +26410,7 @@ mod p19 {
     #[inline(always)]
     fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
-        for c in s40(e, &pos, &v, ALL, 0).iter() {
+        for c in s31(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -28375,7 +26420,7 @@ mod p19 {
     #[inline]
     fn ap27(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from((1 - e.rt_mover()));
-        let value = i18(e, &pos, &v, 0);
+        let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -28386,7 +26431,7 @@ mod p19 {
     #[inline]
     fn ap28(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u8);
-        let value = i20(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -28402,7 +26447,7 @@ mod p19 {
     #[inline]
     fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i21(e, &pos, &v, 0);
+        let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -28412,7 +26457,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap34(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b6(e, &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
             ap36(e, v, pos, r);
@@ -28432,51 +26477,6 @@ mod p19 {
 
     #[inline]
     fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0xfffffffff]) & d
-    }
-
-    #[inline]
-    fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1111111111111111, 0x111111111]) & d
-    }
-
-    #[inline]
-    fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0xfffffffff]) & d
-    }
-
-    #[inline]
-    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8888888888888888, 0x888888888]) & d
-    }
-
-    #[inline]
-    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0, 0x0]) & d
-    }
-
-    #[inline]
-    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x800000000000000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x800000000000000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0, 0x200000]) & d
-    }
-
-    #[inline]
-    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x800000000000000, 0x200000]) & d
-    }
-
-    #[inline]
-    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[1];
         let dir = None;
         let run = None;
@@ -28484,19 +26484,19 @@ mod p19 {
     }
 
     #[inline]
-    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+    fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+    fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s10(e, pos, v, ALL, cand);
-        let end = s11(e, pos, v, ALL, cand) - run;
+    fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s1(e, pos, v, ALL, cand);
+        let end = s2(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -28533,44 +26533,44 @@ mod p19 {
     }
 
     #[inline]
-    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xfffffffff]) & d
     }
 
     #[inline]
-    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s13(e, pos, v, ALL, cand);
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s4(e, pos, v, ALL, cand);
         let x = (of.shifted(20) & S::from_words([0xfffffffffff00000, 0xfffffffff]));
         d & x
     }
 
     #[inline]
-    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s15(e, pos, v, d, cand);
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s6(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s14(e, pos, v, x, cand)
+            s5(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s12(e, pos, v, d, cand);
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s3(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s16(e, pos, v, x, cand)
+            s7(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[1];
         let dir = None;
         let run = None;
@@ -28578,8 +26578,8 @@ mod p19 {
     }
 
     #[inline]
-    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s18(e, pos, v, ALL, cand);
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s9(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff])).shifted(4)
             | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(20)
             | (of & S::from_words([0xffff0ffff0ffff0, 0xffff0ffff])).shifted(-4)
@@ -28588,56 +26588,115 @@ mod p19 {
     }
 
     #[inline]
-    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888888888888, 0x888888888]) & d
     }
 
     #[inline]
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s12(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s13(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s10(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(1, 0u8) & d
+    }
+
+    #[inline]
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(1, 1u8) & d
+    }
+
+    #[inline]
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        s15(e, pos, v, d, cand) | s16(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[6];
+        let dir = None;
+        let run = Some(s17(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(48u16), run) & d
+    }
+
+    #[inline]
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s20(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff])).shifted(4);
+        x & d
+    }
+
+    #[inline]
     fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s20(e, pos, v, d, cand);
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        s22(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s24(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s25(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s26(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
             s21(e, pos, v, x, cand)
         }
-    }
-
-    #[inline]
-    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s22(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s19(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(1, 0u8) & d
-    }
-
-    #[inline]
-    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(1, 1u8) & d
-    }
-
-    #[inline]
-    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        s24(e, pos, v, d, cand) | s25(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let rel = &e.program().relations[6];
-        let dir = None;
-        let run = Some(s26(e, pos, v, ALL, cand));
-        rel.line(e.rt_mover(), dir, usize::from(48u16), run) & d
     }
 
     #[inline]
@@ -28647,74 +26706,15 @@ mod p19 {
 
     #[inline]
     fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
+        d & pos.occupied
     }
 
     #[inline]
     fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s29(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff])).shifted(4);
-        x & d
-    }
-
-    #[inline]
-    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s33<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s35<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s33(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s34(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s36<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s35(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s30(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s37<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s38<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s39<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s37(e, pos, v, d, cand);
+        let x = s28(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b6(e, pos, v, c as u16) {
+            if !b4(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -28722,13 +26722,13 @@ mod p19 {
     }
 
     #[inline]
-    fn s40<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
+    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
+        pos.counters[103]
     }
 
     #[inline]
@@ -28738,17 +26738,17 @@ mod p19 {
 
     #[inline]
     fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
+        pos.counters[104]
     }
 
     #[inline]
     fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        3
+        1
     }
 
     #[inline]
     fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[103]
+        0
     }
 
     #[inline]
@@ -28758,42 +26758,42 @@ mod p19 {
 
     #[inline]
     fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[104]
-    }
-
-    #[inline]
-    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         pos.counters[3usize + usize::from(21u16)]
     }
 
     #[inline]
-    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
+        i32::from(v[2])
+    }
+
+    #[inline]
+    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s30(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
     fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        1
     }
 
     #[inline]
@@ -28803,12 +26803,12 @@ mod p19 {
 
     #[inline]
     fn i15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        i32::from(v[2])
+        1
     }
 
     #[inline]
     fn i16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s39(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i15(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
@@ -28818,31 +26818,11 @@ mod p19 {
 
     #[inline]
     fn i18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i20<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        i19(e, pos, v, cand).wrapping_neg()
-    }
-
-    #[inline]
-    fn i21<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i22<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i23<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
+    fn i19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         38
     }
 
@@ -28853,44 +26833,34 @@ mod p19 {
 
     #[inline]
     fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Lt, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
     fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i13(e, pos, v, cand), i14(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(34u16)) == e.rt_mover()) == false
     }
 
     #[inline]
-    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
+    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(69u16));
-        !s38(e, pos, v, one, cand).is_empty()
+        !s29(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
+        !b3(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
     fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
-        !b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
+        compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     /// The cells after each cell against shift 4.
@@ -29255,7 +27225,7 @@ mod p20 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s20(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -29303,7 +27273,7 @@ mod p20 {
 
     #[inline(always)]
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s21(e, &pos, &v, ALL, 0);
+        let s = s10(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -29319,7 +27289,7 @@ mod p20 {
 
     #[inline]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b2(e, &pos, &v, 0) {
+        if !b0(e, &pos, &v, 0) {
             at10(e, v, &pos, m, g);
             return;
         }
@@ -29332,7 +27302,7 @@ mod p20 {
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s27(e, &pos, &v, ALL, 0);
+        let s = s16(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -29412,7 +27382,7 @@ mod p20 {
 
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s21(e, &pos, &v, ALL, 0);
+        let s = s10(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -29428,7 +27398,7 @@ mod p20 {
 
     #[inline]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b2(e, &pos, &v, 0) {
+        if !b0(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
             return;
         }
@@ -29441,7 +27411,7 @@ mod p20 {
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s27(e, &pos, &v, ALL, 0);
+        let s = s16(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -29466,7 +27436,7 @@ mod p20 {
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -29476,7 +27446,7 @@ mod p20 {
 
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap14(e, v, pos, r);
@@ -29496,167 +27466,112 @@ mod p20 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xff]) & d
+        S::from_words([0x21]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x21]) & d
+        S::from_words([0x84]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xff]) & d
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x84]) & d
+        S::from_words([0x10]) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        S::from_words([0x10]) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8]) & d
+        S::from_words([0x40]) & d
     }
 
     #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x28]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x68]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x21]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x84]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40]) & d
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x50]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd0]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = u8::try_from(v[2]).unwrap_or(255);
-        rel.step_along(dir, s22(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s11(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s24(e, pos, v, x, cand)
+            s13(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = u8::try_from(v[2]).unwrap_or(255);
-        rel.step_along(dir, s26(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s15(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s28(e, pos, v, ALL, cand);
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s17(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6b])).shifted(1)
             | (of & S::from_words([0x7])).shifted(5)
             | (of & S::from_words([0xd6])).shifted(-1)
@@ -29665,49 +27580,49 @@ mod p20 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s30(e, pos, v, d, cand);
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s29(e, pos, v, x, cand)
+            s18(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s35(e, pos, v, ALL, cand);
-        let end = s36(e, pos, v, ALL, cand);
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s24(e, pos, v, ALL, cand);
+        let end = s25(e, pos, v, ALL, cand);
         let f = usize::from(6u16);
         let out = {
             let mut out = S::EMPTY;
@@ -29723,13 +27638,45 @@ mod p20 {
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s32(e, pos, v, d, cand);
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s21(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b4(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x68]) & d
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xff]) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s31(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b6(e, pos, v, c as u16) {
@@ -29740,40 +27687,8 @@ mod p20 {
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x68]) & d
-    }
-
-    #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xff]) & d
-    }
-
-    #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s42(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b8(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -29783,96 +27698,66 @@ mod p20 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[3])
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s31(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        !s14(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        !s25(e, pos, v, ALL, cand).is_empty()
+        let c = usize::from(2u16);
+        let s = s26(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        let c = usize::from(1u16);
+        let s = s27(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        let c = usize::from(2u16);
-        let s = s37(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s38(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) && b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        let through = s39(e, pos, v, ALL, cand);
-        let to = s41(e, pos, v, ALL, cand) & through;
+        let through = s28(e, pos, v, ALL, cand);
+        let to = s30(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s40(e, pos, v, through, cand);
+        let mut reached = s29(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -29886,22 +27771,22 @@ mod p20 {
     }
 
     #[inline]
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(1u16));
+        !s32(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(1u16));
+        !s33(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
     fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(1u16));
-        !s43(e, pos, v, one, cand).is_empty()
-    }
-
-    #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(1u16));
-        !s44(e, pos, v, one, cand).is_empty()
-    }
-
-    #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        b7(e, pos, v, cand) || b9(e, pos, v, cand)
+        b5(e, pos, v, cand) || b7(e, pos, v, cand)
     }
 
     /// The cells after each cell along shift 0.
@@ -30439,7 +28324,7 @@ mod p21 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s15(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -30451,7 +28336,7 @@ mod p21 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s21(e, &pos, &v, ALL, 0);
+        let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -30519,7 +28404,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s24(e, &pos, &v, ALL, 0).iter() {
+        for c in s18(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -30529,7 +28414,7 @@ mod p21 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -30539,7 +28424,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -30548,7 +28433,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -30574,135 +28459,105 @@ mod p21 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1fffff]) & d
+        S::from_words([0x49249]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x49249]) & d
+        S::from_words([0x92492]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1fffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x92492]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1fffff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1c0007]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x49249]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x92492]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1006]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        s18(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        s12(e, pos, v, d, cand) | s13(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s20(e, pos, v, d, cand);
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s17(e, pos, v, x, cand)
+            s11(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s22(e, pos, v, ALL, cand);
-        let end = s23(e, pos, v, ALL, cand);
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s16(e, pos, v, ALL, cand);
+        let end = s17(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
@@ -30748,19 +28603,19 @@ mod p21 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s25(e, pos, v, ALL, cand);
-        let end = s26(e, pos, v, ALL, cand) - run;
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s19(e, pos, v, ALL, cand);
+        let end = s20(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -30884,13 +28739,13 @@ mod p21 {
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s28(e, pos, v, ALL, cand);
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s22(e, pos, v, ALL, cand);
         let x = (of.shifted(-2) & S::from_words([0x6db6d]))
             | (of.shifted(-3) & S::from_words([0x3ffff]))
             | (of.shifted(-1) & S::from_words([0xb6db6]))
@@ -30901,109 +28756,44 @@ mod p21 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s30(e, pos, v, d, cand);
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s24(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s29(e, pos, v, x, cand)
+            s23(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        11
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         14
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(18u16);
-        let s = s27(e, pos, v, ALL, cand);
+        let s = s21(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
@@ -31668,7 +29458,7 @@ mod p22 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s8(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -31688,7 +29478,7 @@ mod p22 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at4(e, v, &pos, m, g);
         } else {
             at20(e, v, &pos, m, g);
@@ -31697,7 +29487,7 @@ mod p22 {
 
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             at6(e, v, &pos, m, g);
         } else {
             at18(e, v, &pos, m, g);
@@ -31706,7 +29496,7 @@ mod p22 {
 
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s17(e, &pos, &v, ALL, 0);
+        let s = s9(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -31722,7 +29512,7 @@ mod p22 {
 
     #[inline]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b12(e, &pos, &v, 0) {
+        if !b4(e, &pos, &v, 0) {
             at11(e, v, &pos, m, g);
             return;
         }
@@ -31735,7 +29525,7 @@ mod p22 {
 
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s23(e, &pos, &v, ALL, 0);
+        let s = s15(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -31746,7 +29536,7 @@ mod p22 {
     #[inline(always)]
     fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        for c in s17(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at12(e, v, &pos, m, g);
@@ -31754,7 +29544,7 @@ mod p22 {
 
     #[inline(always)]
     fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s26(e, &pos, &v, ALL, 0);
+        let s = s18(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -31770,7 +29560,7 @@ mod p22 {
 
     #[inline]
     fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b13(e, &pos, &v, 0) {
+        if !b5(e, &pos, &v, 0) {
             at18(e, v, &pos, m, g);
             return;
         }
@@ -31783,7 +29573,7 @@ mod p22 {
 
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s34(e, &pos, &v, ALL, 0);
+        let s = s26(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -31798,7 +29588,7 @@ mod p22 {
 
     #[inline(always)]
     fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b19(e, &pos, &v, 0) {
+        if b11(e, &pos, &v, 0) {
             at21(e, v, &pos, m, g);
         } else {
             at42(e, v, &pos, m, g);
@@ -31807,7 +29597,7 @@ mod p22 {
 
     #[inline(always)]
     fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b20(e, &pos, &v, 0) {
+        if b12(e, &pos, &v, 0) {
             at22(e, v, &pos, m, g);
         } else {
             at30(e, v, &pos, m, g);
@@ -31816,7 +29606,7 @@ mod p22 {
 
     #[inline(always)]
     fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b21(e, &pos, &v, 0) {
+        if b13(e, &pos, &v, 0) {
             at23(e, v, &pos, m, g);
         } else {
             at25(e, v, &pos, m, g);
@@ -31830,7 +29620,7 @@ mod p22 {
 
     #[inline(always)]
     fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b22(e, &pos, &v, 0) {
+        if b14(e, &pos, &v, 0) {
             at26(e, v, &pos, m, g);
         } else {
             at28(e, v, &pos, m, g);
@@ -31844,7 +29634,7 @@ mod p22 {
 
     #[inline(always)]
     fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b23(e, &pos, &v, 0) {
+        if !b15(e, &pos, &v, 0) {
             return;
         }
         at40(e, v, &pos, m, g);
@@ -31852,7 +29642,7 @@ mod p22 {
 
     #[inline(always)]
     fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b24(e, &pos, &v, 0) {
+        if b16(e, &pos, &v, 0) {
             at31(e, v, &pos, m, g);
         } else {
             at39(e, v, &pos, m, g);
@@ -31861,7 +29651,7 @@ mod p22 {
 
     #[inline(always)]
     fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b25(e, &pos, &v, 0) {
+        if b17(e, &pos, &v, 0) {
             at32(e, v, &pos, m, g);
         } else {
             at34(e, v, &pos, m, g);
@@ -31875,7 +29665,7 @@ mod p22 {
 
     #[inline(always)]
     fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b26(e, &pos, &v, 0) {
+        if b18(e, &pos, &v, 0) {
             at35(e, v, &pos, m, g);
         } else {
             at37(e, v, &pos, m, g);
@@ -31889,7 +29679,7 @@ mod p22 {
 
     #[inline(always)]
     fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b27(e, &pos, &v, 0) {
+        if !b19(e, &pos, &v, 0) {
             return;
         }
         at40(e, v, &pos, m, g);
@@ -31897,7 +29687,7 @@ mod p22 {
 
     #[inline(always)]
     fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b28(e, &pos, &v, 0) {
+        if !b20(e, &pos, &v, 0) {
             return;
         }
         at40(e, v, &pos, m, g);
@@ -31975,7 +29765,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -31984,7 +29774,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap18(e, v, pos, r);
@@ -31993,7 +29783,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s17(e, &pos, &v, ALL, 0);
+        let s = s9(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -32009,7 +29799,7 @@ mod p22 {
 
     #[inline]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b12(e, &pos, &v, 0) {
+        if !b4(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
             return;
         }
@@ -32022,7 +29812,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s23(e, &pos, &v, ALL, 0);
+        let s = s15(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -32032,7 +29822,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        for c in s17(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -32041,7 +29831,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s26(e, &pos, &v, ALL, 0);
+        let s = s18(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -32057,7 +29847,7 @@ mod p22 {
 
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b13(e, &pos, &v, 0) {
+        if !b5(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
             return;
         }
@@ -32070,7 +29860,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s34(e, &pos, &v, ALL, 0);
+        let s = s26(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -32081,7 +29871,7 @@ mod p22 {
     #[inline]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add((1 - e.rt_mover()));
-        for c in s41(e, &pos, &v, ALL, 0).iter() {
+        for c in s33(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -32090,7 +29880,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b19(e, &pos, &v, 0) {
+        if b11(e, &pos, &v, 0) {
             ap21(e, v, pos, r);
         } else {
             ap42(e, v, pos, r);
@@ -32099,7 +29889,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b20(e, &pos, &v, 0) {
+        if b12(e, &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
             ap30(e, v, pos, r);
@@ -32108,7 +29898,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b21(e, &pos, &v, 0) {
+        if b13(e, &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
             ap25(e, v, pos, r);
@@ -32118,7 +29908,7 @@ mod p22 {
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(0u16);
-        let value = i24(e, &pos, &v, 0);
+        let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -32128,7 +29918,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b22(e, &pos, &v, 0) {
+        if b14(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap28(e, v, pos, r);
@@ -32138,7 +29928,7 @@ mod p22 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(3u16);
-        let value = i24(e, &pos, &v, 0);
+        let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -32153,7 +29943,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b24(e, &pos, &v, 0) {
+        if b16(e, &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
             ap39(e, v, pos, r);
@@ -32162,7 +29952,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b25(e, &pos, &v, 0) {
+        if b17(e, &pos, &v, 0) {
             ap32(e, v, pos, r);
         } else {
             ap34(e, v, pos, r);
@@ -32172,7 +29962,7 @@ mod p22 {
     #[inline(always)]
     fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(6u16);
-        let value = i28(e, &pos, &v, 0);
+        let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -32182,7 +29972,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b26(e, &pos, &v, 0) {
+        if b18(e, &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
             ap37(e, v, pos, r);
@@ -32192,7 +29982,7 @@ mod p22 {
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(5u16);
-        let value = i28(e, &pos, &v, 0);
+        let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -32221,7 +30011,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s43(e, &pos, &v, ALL, 0).iter() {
+        for c in s35(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -32231,7 +30021,7 @@ mod p22 {
     #[inline]
     fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i32(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -32241,7 +30031,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b29(e, &pos, &v, 0) {
+        if b21(e, &pos, &v, 0) {
             ap48(e, v, pos, r);
         } else {
             ap49(e, v, pos, r);
@@ -32261,90 +30051,50 @@ mod p22 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ff]) & d
-    }
-
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x49]) & d
-    }
-
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x124]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x16f]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ff]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5f]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        s12(e, pos, v, d, cand) | s13(e, pos, v, d, cand)
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        s4(e, pos, v, d, cand) | s5(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s14(e, pos, v, ALL, cand);
-        let end = s15(e, pos, v, ALL, cand);
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s6(e, pos, v, ALL, cand);
+        let end = s7(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
@@ -32378,152 +30128,152 @@ mod p22 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s10(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xdb])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s11(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s14(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xdb])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s16(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xdb])).shifted(1);
+        x & d
     }
 
     #[inline]
     fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
-    }
-
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s18(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xdb])).shifted(1);
-        x & d
-    }
-
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s20(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s19(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
-    }
-
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s22(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xdb])).shifted(1);
-        x & d
-    }
-
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
-    }
-
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s24(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xdb])).shifted(1);
-        x & d
-    }
-
-    #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s27(e, pos, v, ALL, cand);
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s19(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s29(e, pos, v, d, cand);
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s30(e, pos, v, x, cand)
+            x - s22(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s31(e, pos, v, d, cand);
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s28(e, pos, v, x, cand)
+            s20(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s33(e, pos, v, ALL, cand);
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s25(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        s35(e, pos, v, d, cand) | s36(e, pos, v, d, cand)
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s37(e, pos, v, ALL, cand);
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s29(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf])).shifted(5)
             | (of & S::from_words([0x3])).shifted(7)
             | (of & S::from_words([0x24])).shifted(1)
@@ -32534,13 +30284,13 @@ mod p22 {
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s39(e, pos, v, ALL, cand);
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s31(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf])).shifted(5)
             | (of & S::from_words([0x3])).shifted(7)
             | (of & S::from_words([0x24])).shifted(1)
@@ -32551,11 +30301,11 @@ mod p22 {
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s38(e, pos, v, d, cand);
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s30(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b16(e, pos, v, c as u16) {
+            if !b8(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -32563,26 +30313,26 @@ mod p22 {
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = None;
-        let run = Some(s42(e, pos, v, ALL, cand));
+        let run = Some(s34(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -32592,17 +30342,17 @@ mod p22 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        3
+        1
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -32612,17 +30362,17 @@ mod p22 {
 
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        1
+        0
     }
 
     #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -32632,289 +30382,179 @@ mod p22 {
 
     #[inline]
     fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        0
     }
 
     #[inline]
     fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s40(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(0u16)]
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(5u16)]
     }
 
     #[inline]
-    fn i32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
+    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         37
     }
 
     #[inline]
-    fn i35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
+    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) || b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(v[0])) == (1 - e.rt_mover())) == false
     }
 
     #[inline]
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        b1(e, pos, v, cand) || b2(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        !s13(e, pos, v, ALL, cand).is_empty()
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        !s24(e, pos, v, ALL, cand).is_empty()
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        (pos.owner(usize::from(v[0])) == pos.owner(usize::from(v[0]))) == false
+    }
+
+    #[inline]
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        b6(e, pos, v, cand) && b7(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
+        (pos.owner(usize::from(v[0])) == pos.owner(usize::from(v[0]))) == false
     }
 
     #[inline]
     fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i16(e, pos, v, cand), i17(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        b9(e, pos, v, cand) || b10(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        !s21(e, pos, v, ALL, cand).is_empty()
-    }
-
-    #[inline]
-    fn b13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        !s32(e, pos, v, ALL, cand).is_empty()
-    }
-
-    #[inline]
-    fn b14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i22(e, pos, v, cand), i23(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        (pos.owner(usize::from(v[0])) == pos.owner(usize::from(v[0]))) == false
-    }
-
-    #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        b14(e, pos, v, cand) && b15(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        (pos.owner(usize::from(v[0])) == pos.owner(usize::from(v[0]))) == false
-    }
-
-    #[inline]
-    fn b18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         (8u16 == v[0]) == true
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        b17(e, pos, v, cand) && b18(e, pos, v, cand)
+    fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        b9(e, pos, v, cand) && b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+    fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i26(e, pos, v, cand), i25(e, pos, v, cand))
+    fn b13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i12(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i27(e, pos, v, cand), i25(e, pos, v, cand))
+    fn b14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i13(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+    fn b15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+    fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i30(e, pos, v, cand), i29(e, pos, v, cand))
+    fn b17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i16(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i31(e, pos, v, cand), i29(e, pos, v, cand))
+    fn b18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i17(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+    fn b19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+    fn b20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i33(e, pos, v, cand), i34(e, pos, v, cand))
+    fn b21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
 
     #[inline]
-    fn b30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
+    fn b22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 13, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(5u16));
-        !s44(e, pos, v, one, cand).is_empty()
+        !s36(e, pos, v, one, cand).is_empty()
     }
 
     /// The cells after each cell along shift 1.
@@ -33520,7 +31160,7 @@ mod p23 {
 
     #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b3(e, &pos, &v, 0) {
+        if !b0(e, &pos, &v, 0) {
             return;
         }
         at6(e, v, &pos, m, g);
@@ -33528,7 +31168,7 @@ mod p23 {
 
     #[inline(always)]
     fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s16(e, &pos, &v, ALL, 0);
+        let set = s3(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<4>(m, c as u8);
         }
@@ -33536,7 +31176,7 @@ mod p23 {
 
     #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s25(e, &pos, &v, ALL, 0);
+        let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<4>(m, c as u8);
         }
@@ -33544,7 +31184,7 @@ mod p23 {
 
     #[inline(always)]
     fn at21(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             at22(e, v, &pos, m, g);
         } else {
             at38(e, v, &pos, m, g);
@@ -33568,7 +31208,7 @@ mod p23 {
 
     #[inline(always)]
     fn at23(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b9(e, &pos, &v, 0) {
+        if b6(e, &pos, &v, 0) {
             at24(e, v, &pos, m, g);
         } else {
             at29(e, v, &pos, m, g);
@@ -33582,7 +31222,7 @@ mod p23 {
 
     #[inline(always)]
     fn at29(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b8(e, &pos, &v, 0) {
             at30(e, v, &pos, m, g);
         } else {
             at35(e, v, &pos, m, g);
@@ -33596,7 +31236,7 @@ mod p23 {
 
     #[inline(always)]
     fn at35(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b13(e, &pos, &v, 0) {
+        if !b10(e, &pos, &v, 0) {
             return;
         }
         at36(e, v, &pos, m, g);
@@ -33609,7 +31249,7 @@ mod p23 {
 
     #[inline(always)]
     fn at38(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b11(e, &pos, &v, 0) {
             at39(e, v, &pos, m, g);
         } else {
             at41(e, v, &pos, m, g);
@@ -33625,7 +31265,7 @@ mod p23 {
     fn at41(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i28(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at42(e, v, &pos, m, g);
@@ -33633,7 +31273,7 @@ mod p23 {
 
     #[inline(always)]
     fn at42(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b15(e, &pos, &v, 0) {
+        if b12(e, &pos, &v, 0) {
             at43(e, v, &pos, m, g);
         } else {
             at48(e, v, &pos, m, g);
@@ -33642,7 +31282,7 @@ mod p23 {
 
     #[inline(always)]
     fn at43(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b16(e, &pos, &v, 0) {
+        if b13(e, &pos, &v, 0) {
             at44(e, v, &pos, m, g);
         } else {
             at46(e, v, &pos, m, g);
@@ -33653,7 +31293,7 @@ mod p23 {
     fn at44(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(0u16);
-        let value = i29(e, &pos, &v, 0);
+        let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at55(e, v, &pos, m, g);
@@ -33663,7 +31303,7 @@ mod p23 {
     fn at46(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(3u16);
-        let value = i29(e, &pos, &v, 0);
+        let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at55(e, v, &pos, m, g);
@@ -33671,7 +31311,7 @@ mod p23 {
 
     #[inline(always)]
     fn at48(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b17(e, &pos, &v, 0) {
+        if b14(e, &pos, &v, 0) {
             at49(e, v, &pos, m, g);
         } else {
             at54(e, v, &pos, m, g);
@@ -33680,7 +31320,7 @@ mod p23 {
 
     #[inline(always)]
     fn at49(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b18(e, &pos, &v, 0) {
+        if b15(e, &pos, &v, 0) {
             at50(e, v, &pos, m, g);
         } else {
             at52(e, v, &pos, m, g);
@@ -33691,7 +31331,7 @@ mod p23 {
     fn at50(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(19u16);
-        let value = i30(e, &pos, &v, 0);
+        let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at55(e, v, &pos, m, g);
@@ -33701,7 +31341,7 @@ mod p23 {
     fn at52(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(16u16);
-        let value = i30(e, &pos, &v, 0);
+        let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at55(e, v, &pos, m, g);
@@ -33709,7 +31349,7 @@ mod p23 {
 
     #[inline(always)]
     fn at54(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b19(e, &pos, &v, 0) {
+        if !b16(e, &pos, &v, 0) {
             return;
         }
         at55(e, v, &pos, m, g);
@@ -33717,7 +31357,7 @@ mod p23 {
 
     #[inline]
     fn at55(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s40(e, &pos, &v, ALL, 0);
+        let s = s27(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -33762,7 +31402,7 @@ mod p23 {
 
     #[inline]
     fn at63(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s45(e, &pos, &v, ALL, 0);
+        let set = s32(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[5] = c as u16;
@@ -33877,7 +31517,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -33912,7 +31552,7 @@ mod p23 {
 
     #[inline]
     fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap57(e, v, pos, r);
@@ -33927,7 +31567,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap21(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
             ap38(e, v, pos, r);
@@ -33942,7 +31582,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap23(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b9(e, &pos, &v, 0) {
+        if b6(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap29(e, v, pos, r);
@@ -33951,7 +31591,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b10(e, &pos, &v, 0) {
+        if b7(e, &pos, &v, 0) {
             ap25(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -33961,7 +31601,7 @@ mod p23 {
     #[inline(always)]
     fn ap25(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(0u16);
-        let value = i24(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -33972,7 +31612,7 @@ mod p23 {
     #[inline(always)]
     fn ap27(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(3u16);
-        let value = i24(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -33982,7 +31622,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap29(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b8(e, &pos, &v, 0) {
             ap30(e, v, pos, r);
         } else {
             ap35(e, v, pos, r);
@@ -33991,7 +31631,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap30(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b9(e, &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
             ap33(e, v, pos, r);
@@ -34001,7 +31641,7 @@ mod p23 {
     #[inline(always)]
     fn ap31(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(19u16);
-        let value = i25(e, &pos, &v, 0);
+        let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -34012,7 +31652,7 @@ mod p23 {
     #[inline(always)]
     fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(16u16);
-        let value = i25(e, &pos, &v, 0);
+        let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -34033,7 +31673,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap38(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b11(e, &pos, &v, 0) {
             ap39(e, v, pos, r);
         } else {
             ap41(e, v, pos, r);
@@ -34049,7 +31689,7 @@ mod p23 {
     #[inline(always)]
     fn ap41(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i28(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -34059,7 +31699,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap42(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b15(e, &pos, &v, 0) {
+        if b12(e, &pos, &v, 0) {
             ap43(e, v, pos, r);
         } else {
             ap48(e, v, pos, r);
@@ -34068,7 +31708,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap43(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b16(e, &pos, &v, 0) {
+        if b13(e, &pos, &v, 0) {
             ap44(e, v, pos, r);
         } else {
             ap46(e, v, pos, r);
@@ -34078,7 +31718,7 @@ mod p23 {
     #[inline(always)]
     fn ap44(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(0u16);
-        let value = i29(e, &pos, &v, 0);
+        let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -34089,7 +31729,7 @@ mod p23 {
     #[inline(always)]
     fn ap46(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(3u16);
-        let value = i29(e, &pos, &v, 0);
+        let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -34099,7 +31739,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap48(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b17(e, &pos, &v, 0) {
+        if b14(e, &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
             ap54(e, v, pos, r);
@@ -34108,7 +31748,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap49(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b18(e, &pos, &v, 0) {
+        if b15(e, &pos, &v, 0) {
             ap50(e, v, pos, r);
         } else {
             ap52(e, v, pos, r);
@@ -34118,7 +31758,7 @@ mod p23 {
     #[inline(always)]
     fn ap50(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(19u16);
-        let value = i30(e, &pos, &v, 0);
+        let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -34129,7 +31769,7 @@ mod p23 {
     #[inline(always)]
     fn ap52(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(16u16);
-        let value = i30(e, &pos, &v, 0);
+        let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -34144,7 +31784,7 @@ mod p23 {
 
     #[inline]
     fn ap55(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s40(e, &pos, &v, ALL, 0);
+        let s = s27(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -34155,7 +31795,7 @@ mod p23 {
     #[inline]
     fn ap57(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i33(e, &pos, &v, 0);
+        let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -34165,7 +31805,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap58(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s44(e, &pos, &v, ALL, 0).iter() {
+        for c in s31(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -34236,7 +31876,7 @@ mod p23 {
     #[inline]
     fn ap73(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i34(e, &pos, &v, 0);
+        let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -34246,7 +31886,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap74(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b20(e, &pos, &v, 0) {
+        if b17(e, &pos, &v, 0) {
             ap75(e, v, pos, r);
         } else {
             ap76(e, v, pos, r);
@@ -34266,145 +31906,80 @@ mod p23 {
 
     #[inline]
     fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffff]) & d
+        S::from_words([0x11111]) & d
     }
 
     #[inline]
     fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x11111]) & d
+        S::from_words([0x88888]) & d
     }
 
     #[inline]
     fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffff]) & d
+        S::from_words([0x30080]) & d
     }
 
     #[inline]
     fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x88888]) & d
+        S::from_words([0xfffff]) & d
     }
 
     #[inline]
     fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80]) & d
-    }
-
-    #[inline]
-    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80]) & d
-    }
-
-    #[inline]
-    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10000]) & d
-    }
-
-    #[inline]
-    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10080]) & d
-    }
-
-    #[inline]
-    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20000]) & d
-    }
-
-    #[inline]
-    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x30080]) & d
-    }
-
-    #[inline]
-    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffff]) & d
-    }
-
-    #[inline]
-    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x137]) & d
-    }
-
-    #[inline]
-    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x11111]) & d
-    }
-
-    #[inline]
-    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x88888]) & d
-    }
-
-    #[inline]
-    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x30080]) & d
-    }
-
-    #[inline]
-    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffff]) & d
-    }
-
-    #[inline]
-    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s18(e, pos, v, d, cand);
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s5(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s19(e, pos, v, x, cand)
+            s6(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s21(e, pos, v, d, cand);
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s8(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s20(e, pos, v, x, cand)
+            s7(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s10(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b5(e, pos, v, c as u16) {
+            if !b2(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -34412,8 +31987,82 @@ mod p23 {
     }
 
     #[inline]
-    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
+        one & d
+    }
+
+    #[inline]
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        s13(e, pos, v, d, cand) | s14(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s15(e, pos, v, ALL, cand);
+        let x = (of.shifted(1) & S::from_words([0xeeeee]));
+        d & x
+    }
+
+    #[inline]
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s17(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s16(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x33333]) & d
+    }
+
+    #[inline]
+    fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xccccc]) & d
+    }
+
+    #[inline]
+    fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x33333]) & d
+    }
+
+    #[inline]
+    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xccccc]) & d
     }
 
     #[inline]
@@ -34425,92 +32074,18 @@ mod p23 {
 
     #[inline]
     fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s28(e, pos, v, ALL, cand);
-        let x = (of.shifted(1) & S::from_words([0xeeeee]));
-        d & x
-    }
-
-    #[inline]
-    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s30(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s29(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s33<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
-    }
-
-    #[inline]
-    fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        s32(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s35<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s36<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x33333]) & d
-    }
-
-    #[inline]
-    fn s37<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xccccc]) & d
-    }
-
-    #[inline]
-    fn s38<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x33333]) & d
-    }
-
-    #[inline]
-    fn s39<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xccccc]) & d
-    }
-
-    #[inline]
-    fn s40<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        one & d
-    }
-
-    #[inline]
-    fn s41<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s42<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x30080]) & d
     }
 
     #[inline]
-    fn s43<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s41(e, pos, v, ALL, cand);
-        let end = s42(e, pos, v, ALL, cand) - run;
+    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s28(e, pos, v, ALL, cand);
+        let end = s29(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -34592,40 +32167,40 @@ mod p23 {
     }
 
     #[inline]
-    fn s44<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s43(e, pos, v, ALL, cand);
+    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s30(e, pos, v, ALL, cand);
         let x = (S::from_words([0x11111]) | of.shifted(1));
         d & x
     }
 
     #[inline]
-    fn s45<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
+    fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
     fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s2(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        1
+        0
     }
 
     #[inline]
     fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[1]
     }
 
     #[inline]
     fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        4
+        i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        int_op(IntOp::Rem, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
@@ -34635,213 +32210,158 @@ mod p23 {
 
     #[inline]
     fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1]
-    }
-
-    #[inline]
-    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Rem, i10(e, pos, v, cand), i11(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[3usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[3usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[3usize + usize::from(17u16)]
     }
 
     #[inline]
-    fn i18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[3usize + usize::from(16u16)]
     }
 
     #[inline]
-    fn i19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn i20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn i21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn i22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        if b6(e, pos, v, cand) {
-            i20(e, pos, v, cand)
+    fn i14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        if b3(e, pos, v, cand) {
+            i12(e, pos, v, cand)
         } else {
-            i21(e, pos, v, cand)
+            i13(e, pos, v, cand)
         }
     }
 
     #[inline]
-    fn i23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+    fn i15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+    fn i16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         1
+    }
+
+    #[inline]
+    fn i17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        38
+    }
+
+    #[inline]
+    fn i19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i18(e, pos, v, cand), i19(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+        38
     }
 
     #[inline]
     fn i25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        1
+        int_op(IntOp::Sub, i23(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
     fn i26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        38
+        1
     }
 
     #[inline]
     fn i27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i26(e, pos, v, cand), i27(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i31<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i32<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        38
-    }
-
-    #[inline]
-    fn i33<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i31(e, pos, v, cand), i32(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i34<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i35<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i36<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+    fn i28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         38
     }
 
     #[inline]
     fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        s2(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        s15(e, pos, v, ALL, cand).is_empty()
-    }
-
-    #[inline]
-    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
-        let s = s17(e, pos, v, ALL, cand);
+        let s = s4(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i22(e, pos, v, cand), i23(e, pos, v, cand))
+    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        let through = s31(e, pos, v, ALL, cand);
-        let to = s35(e, pos, v, ALL, cand) & through;
+    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+        let through = s18(e, pos, v, ALL, cand);
+        let to = s22(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s34(e, pos, v, through, cand);
+        let mut reached = s21(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -34855,71 +32375,71 @@ mod p23 {
     }
 
     #[inline]
-    fn b9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
+        !s23(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
+        !s24(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        !s36(e, pos, v, one, cand).is_empty()
+        false
     }
 
     #[inline]
     fn b11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 1u8) == true
-    }
-
-    #[inline]
-    fn b12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        !s37(e, pos, v, one, cand).is_empty()
-    }
-
-    #[inline]
-    fn b13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        false
-    }
-
-    #[inline]
-    fn b14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0))) == 1u8) == true
     }
 
     #[inline]
-    fn b15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+    fn b12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+    fn b13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(6u16));
-        !s38(e, pos, v, one, cand).is_empty()
+        !s25(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+    fn b14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+    fn b15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(6u16));
-        !s39(e, pos, v, one, cand).is_empty()
+        !s26(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+    fn b16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i35(e, pos, v, cand), i36(e, pos, v, cand))
+    fn b17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i27(e, pos, v, cand), i28(e, pos, v, cand))
     }
 
     /// The cells after each cell against shift 2.
@@ -35740,7 +33260,7 @@ mod p24 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s18(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -35760,7 +33280,7 @@ mod p24 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s19(e, &pos, &v, ALL, 0);
+        let set = s10(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -35829,7 +33349,7 @@ mod p24 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -35845,7 +33365,7 @@ mod p24 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -35855,7 +33375,7 @@ mod p24 {
 
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -35875,188 +33395,113 @@ mod p24 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fffffff]) & d
+        S::from_words([0x4208200]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4208200]) & d
+        S::from_words([0x104108]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fffffff]) & d
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x104108]) & d
+        S::from_words([0x1]) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        S::from_words([0x1]) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2000]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2000]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4000000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4002000]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4208200]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x104108]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000001]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3000001]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        5
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         20
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[1]);
-        let s = s20(e, pos, v, ALL, cand);
+        let s = s11(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
         (27u16 == 3u16) == false
     }
 }
@@ -36811,7 +34256,7 @@ mod p25 {
 
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s18(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -36849,7 +34294,7 @@ mod p25 {
     #[inline(always)]
     fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        for c in s24(e, &pos, &v, ALL, 0).iter() {
+        for c in s13(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<true>(e.zobrist(), c, 0);
         }
         at7(e, v, &pos, m, g);
@@ -36877,7 +34322,7 @@ mod p25 {
 
     #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let d = e.program().relations[7].turn(0, i7(e, &pos, &v, 0));
+        let d = e.program().relations[7].turn(0, i1(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -36895,7 +34340,7 @@ mod p25 {
 
     #[inline(always)]
     fn at15(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             at16(e, v, &pos, m, g);
         } else {
             at33(e, v, &pos, m, g);
@@ -36904,7 +34349,7 @@ mod p25 {
 
     #[inline(always)]
     fn at16(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s39(e, &pos, &v, ALL, 0);
+        let set = s28(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
@@ -37001,7 +34446,7 @@ mod p25 {
 
     #[inline(always)]
     fn ap6(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s24(e, &pos, &v, ALL, 0).iter() {
+        for c in s13(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -37019,7 +34464,7 @@ mod p25 {
 
     #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let d = e.program().relations[7].turn(0, i7(e, &pos, &v, 0));
+        let d = e.program().relations[7].turn(0, i1(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -37034,7 +34479,7 @@ mod p25 {
 
     #[inline(always)]
     fn ap15(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap33(e, v, pos, r);
@@ -37081,7 +34526,7 @@ mod p25 {
     #[inline(always)]
     fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
-        for c in s41(e, &pos, &v, ALL, 0).iter() {
+        for c in s30(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -37091,7 +34536,7 @@ mod p25 {
     #[inline]
     fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i14(e, &pos, &v, 0);
+        let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -37101,7 +34546,7 @@ mod p25 {
 
     #[inline(always)]
     fn ap34(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b9(e, &pos, &v, 0) {
+        if b6(e, &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
             ap36(e, v, pos, r);
@@ -37121,124 +34566,137 @@ mod p25 {
 
     #[inline]
     fn s0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffffffff]) & d
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x249249249]) & d
+        S::from_words([0x20]) & d
     }
 
     #[inline]
     fn s2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffffffff]) & d
+        S::from_words([0x20]) & d
     }
 
     #[inline]
     fn s3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x924924924]) & d
-    }
-
-    #[inline]
-    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffffffff]) & d
-    }
-
-    #[inline]
-    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfff]) & d
-    }
-
-    #[inline]
-    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1000000]) & d
-    }
-
-    #[inline]
-    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1000001]) & d
-    }
-
-    #[inline]
-    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20]) & d
-    }
-
-    #[inline]
-    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000]) & d
     }
 
     #[inline]
-    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000020]) & d
     }
 
     #[inline]
-    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc000020]) & d
     }
 
     #[inline]
-    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
+    fn s10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        s8(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s21(e, pos, v, ALL, cand);
+    fn s11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s10(e, pos, v, ALL, cand);
         let x = (of.shifted(-3) & S::from_words([0x1ff1ff1ff]))
             | (of.shifted(-12) & S::from_words([0xffffff]))
             | (of.shifted(3) & S::from_words([0xff8ff8ff8]))
             | (of.shifted(12) & S::from_words([0xffffff000]));
         d & x
+    }
+
+    #[inline]
+    fn s12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s11(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(2, 0u8) & d
+    }
+
+    #[inline]
+    fn s16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(2, 1u8) & d
+    }
+
+    #[inline]
+    fn s17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        s15(e, pos, v, d, cand) | s16(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s17(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[3];
+        let dir = None;
+        let run = None;
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(0, 0u8) & d
+    }
+
+    #[inline]
+    fn s21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(0, 1u8) & d
+    }
+
+    #[inline]
+    fn s22<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        s20(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
     }
 
     #[inline]
@@ -37248,113 +34706,45 @@ mod p25 {
 
     #[inline]
     fn s24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
+        let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s22(e, pos, v, x, cand)
+            x - s23(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn s25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(2, 0u8) & d
-    }
-
-    #[inline]
-    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(2, 1u8) & d
-    }
-
-    #[inline]
-    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s25(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s28(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let rel = &e.program().relations[3];
-        let dir = None;
-        let run = None;
-        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
-    }
-
-    #[inline]
-    fn s31<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(0, 0u8) & d
-    }
-
-    #[inline]
-    fn s32<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(0, 1u8) & d
-    }
-
-    #[inline]
-    fn s33<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s34<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s35<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s33(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s34(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s36<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s37<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s36(e, pos, v, ALL, cand);
+    fn s26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s25(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6db6db6db])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s38<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s39<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s38(e, pos, v, d, cand);
+    fn s28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s27(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s37(e, pos, v, x, cand)
+            s26(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s40<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s29<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = None;
         let run = None;
@@ -37362,51 +34752,51 @@ mod p25 {
     }
 
     #[inline]
-    fn s41<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s30<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[0];
         let dir = None;
-        let run = Some(s40(e, pos, v, ALL, cand));
+        let run = Some(s29(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(6u16), run) & d
     }
 
     #[inline]
     fn i0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
+        i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        0
+        AXIS2[usize::from(v[0])]
     }
 
     #[inline]
     fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+        i32::from(v[0])
+    }
+
+    #[inline]
     fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        1
     }
 
     #[inline]
     fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(v[0])]
+        i6(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
@@ -37416,96 +34806,51 @@ mod p25 {
 
     #[inline]
     fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        i32::from(v[0])
-    }
-
-    #[inline]
-    fn i12<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i13<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        i12(e, pos, v, cand).wrapping_neg()
-    }
-
-    #[inline]
-    fn i14<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i15<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i16<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         37
     }
 
     #[inline]
     fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
+    fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
-        let s = s30(e, pos, v, ALL, cand);
+        let s = s19(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
+    fn b2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         (v[0] == v[0]) == true
     }
 
     #[inline]
-    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
+    fn b3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(8u16));
-        !s35(e, pos, v, one, cand).is_empty()
+        !s24(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        b5(e, pos, v, cand) && b6(e, pos, v, cand)
+    fn b4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
+        b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) || b7(e, pos, v, cand)
+    fn b5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
+        b1(e, pos, v, cand) || b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 }
 
@@ -39430,7 +36775,7 @@ mod p26 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s6(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -39484,7 +36829,7 @@ mod p26 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap5(e, v, pos, r);
@@ -39500,7 +36845,7 @@ mod p26 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -39510,7 +36855,7 @@ mod p26 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap10(e, v, pos, r);
@@ -39519,7 +36864,7 @@ mod p26 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap8(e, v, pos, r);
         } else {
             ap9(e, v, pos, r);
@@ -39545,146 +36890,61 @@ mod p26 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
-    }
-
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8040201008040201, 0x20100]) & d
-    }
-
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4020100804020100, 0x2010080]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40607, 0x0]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
-        9
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> i32 {
         40
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        let c = usize::from(v[0]);
+        let s = s1(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        let c = usize::from(44u16);
+        let s = s2(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
-        let c = usize::from(v[0]);
-        let s = s7(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
-        let c = usize::from(44u16);
-        let s = s8(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(9u16)) == e.rt_mover()) == false
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
-        b5(e, pos, v, cand) && b6(e, pos, v, cand)
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<2, 2, 91, L>, v: &V, cand: u16) -> bool {
+        b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 }
 
@@ -39973,7 +37233,7 @@ mod p27 {
 
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at3(e, v, &pos, m, g);
         } else {
             at19(e, v, &pos, m, g);
@@ -39983,7 +37243,7 @@ mod p27 {
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        for c in s4(e, &pos, &v, ALL, 0).iter() {
+        for c in s0(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at4(e, v, &pos, m, g);
@@ -39991,7 +37251,7 @@ mod p27 {
 
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s5(e, &pos, &v, ALL, 0);
+        let s = s1(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -40021,7 +37281,7 @@ mod p27 {
 
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s6(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -40033,7 +37293,7 @@ mod p27 {
 
     #[inline(always)]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s10(e, &pos, &v, ALL, 0);
+        let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
@@ -40058,7 +37318,7 @@ mod p27 {
 
     #[inline(always)]
     fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s11(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
@@ -40070,7 +37330,7 @@ mod p27 {
 
     #[inline(always)]
     fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s17(e, &pos, &v, ALL, 0);
+        let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
@@ -40104,7 +37364,7 @@ mod p27 {
     #[inline(always)]
     fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        for c in s20(e, &pos, &v, ALL, 0).iter() {
+        for c in s16(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at19(e, v, &pos, m, g);
@@ -40132,7 +37392,7 @@ mod p27 {
 
     #[inline(always)]
     fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s21(e, &pos, &v, ALL, 0);
+        let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
@@ -40140,7 +37400,7 @@ mod p27 {
 
     #[inline(always)]
     fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s24(e, &pos, &v, ALL, 0);
+        let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[6] = c as u16;
@@ -40160,7 +37420,7 @@ mod p27 {
 
     #[inline(always)]
     fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s25(e, &pos, &v, ALL, 0);
+        let set = s21(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<3>(m, c as u8);
         }
@@ -40222,7 +37482,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap3(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -40231,7 +37491,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s4(e, &pos, &v, ALL, 0).iter() {
+        for c in s0(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -40240,7 +37500,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s5(e, &pos, &v, ALL, 0);
+        let s = s1(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -40286,7 +37546,7 @@ mod p27 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -40331,7 +37591,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s20(e, &pos, &v, ALL, 0).iter() {
+        for c in s16(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -40386,7 +37646,7 @@ mod p27 {
     #[inline]
     fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -40396,7 +37656,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
             ap39(e, v, pos, r);
@@ -40405,7 +37665,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap37(e, v, pos, r);
         } else {
             ap38(e, v, pos, r);
@@ -40431,126 +37691,106 @@ mod p27 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfff]) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x249]) & d
-    }
-
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x924]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         R5[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s9(e, pos, v, d, cand);
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s5(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s8(e, pos, v, x, cand)
+            s4(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s12(e, pos, v, ALL, cand);
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s8(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6db])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        s10(e, pos, v, d, cand) | s11(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s16(e, pos, v, d, cand);
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s13(e, pos, v, x, cand)
+            s9(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s18(e, pos, v, ALL, cand);
-        let end = s19(e, pos, v, ALL, cand);
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s14(e, pos, v, ALL, cand);
+        let end = s15(e, pos, v, ALL, cand);
         let f = usize::from(v[4]);
         let out = {
             let mut out = S::EMPTY;
@@ -40584,79 +37824,79 @@ mod p27 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s22(e, pos, v, d, cand);
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s23(e, pos, v, x, cand)
+            x - s19(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        s22(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x801]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s28(e, pos, v, ALL, cand);
-        let end = s33(e, pos, v, ALL, cand);
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s24(e, pos, v, ALL, cand);
+        let end = s29(e, pos, v, ALL, cand);
         let f = usize::from(3u16);
         let out = {
             let mut out = S::EMPTY;
@@ -40672,125 +37912,95 @@ mod p27 {
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        s35(e, pos, v, d, cand) | s36(e, pos, v, d, cand)
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s37(e, pos, v, ALL, cand);
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s33(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1ff])).shifted(3);
         x & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s39(e, pos, v, d, cand);
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s35(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s38(e, pos, v, x, cand)
+            s34(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[2])]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[4])
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         34
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s30(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 28, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     /// The cells after each cell along shift 1.
@@ -41218,7 +38428,7 @@ mod p28 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
             at7(e, v, &pos, m, g);
@@ -41264,7 +38474,7 @@ mod p28 {
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s11(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -41276,7 +38486,7 @@ mod p28 {
 
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s17(e, &pos, &v, ALL, 0);
+        let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -41320,7 +38530,7 @@ mod p28 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -41338,7 +38548,7 @@ mod p28 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 12usize;
-        let value = i9(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -41355,7 +38565,7 @@ mod p28 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 12usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -41401,7 +38611,7 @@ mod p28 {
     #[inline]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i12(e, &pos, &v, 0);
+        let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -41411,7 +38621,7 @@ mod p28 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap18(e, v, pos, r);
@@ -41431,58 +38641,38 @@ mod p28 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ff]) & d
+        S::from_words([0x49]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x49]) & d
+        S::from_words([0x1ff]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x124]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x49]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ff]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s8(e, pos, v, ALL, cand);
-        let end = s9(e, pos, v, ALL, cand) - run;
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s4(e, pos, v, ALL, cand);
+        let end = s5(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -41517,145 +38707,115 @@ mod p28 {
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s5(e, pos, v, d, cand);
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s1(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s10(e, pos, v, x, cand)
+            s6(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         R8[usize::from(e.rt_mover())].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
-        s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+        s10(e, pos, v, d, cand) | s11(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s16(e, pos, v, d, cand);
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s13(e, pos, v, x, cand)
+            s9(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        0
     }
 
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
-        0
+        2
     }
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         pos.counters[12]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         pos.counters[13]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i13(e, pos, v, cand), i14(e, pos, v, cand))
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 14, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     /// The cells after each cell against shift 2.
@@ -42245,7 +39405,7 @@ mod p29 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s20(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -42299,7 +39459,7 @@ mod p29 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap5(e, v, pos, r);
@@ -42315,7 +39475,7 @@ mod p29 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -42326,7 +39486,7 @@ mod p29 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i6(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -42337,7 +39497,7 @@ mod p29 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -42347,7 +39507,7 @@ mod p29 {
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -42356,7 +39516,7 @@ mod p29 {
 
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -42382,162 +39542,107 @@ mod p29 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffff]) & d
+        S::from_words([0x10101]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10101]) & d
+        S::from_words([0x808080]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffff]) & d
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x808080]) & d
+        S::from_words([0x40]) & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        S::from_words([0x40]) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x50]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x450]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10101]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x808080]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40]) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4040]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x14040]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2002]) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        0
+        30
     }
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        3
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        7
+        1
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        1
+        pos.counters[0]
     }
 
     #[inline]
@@ -42547,64 +39652,34 @@ mod p29 {
 
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        3
+        1
     }
 
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        1
+        pos.counters[0]
     }
 
     #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        30
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
-    }
-
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
-        let s = s21(e, pos, v, ALL, cand);
+        let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 }
 
@@ -42891,7 +39966,7 @@ mod p30 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
             at6(e, v, &pos, m, g);
@@ -42919,7 +39994,7 @@ mod p30 {
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 9usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
         at7(e, v, &pos, m, g);
@@ -42949,8 +40024,8 @@ mod p30 {
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
-        let max = i9(e, &pos, &v, 0);
-        let feet = s9(e, &pos, &v, ALL, 0);
+        let max = i5(e, &pos, &v, 0);
+        let feet = s5(e, &pos, &v, ALL, 0);
         for (k, shape) in e.program().shapes.iter().enumerate() {
             let stock = usize::from(shape.stock) + usize::from(who);
             if pos.counters[stock] <= 0 {
@@ -43019,7 +40094,7 @@ mod p30 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -43037,7 +40112,7 @@ mod p30 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -43054,7 +40129,7 @@ mod p30 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -43106,7 +40181,7 @@ mod p30 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
-        for c in s10(e, &pos, &v, ALL, 0).iter() {
+        for c in s6(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -43115,8 +40190,8 @@ mod p30 {
 
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i10(e, &pos, &v, 0);
-        for c in s15(e, &pos, &v, ALL, 0).iter() {
+        let value = i6(e, &pos, &v, 0);
+        for c in s11(e, &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
             let old = pos.counters[slot];
             let new = value;
@@ -43129,7 +40204,7 @@ mod p30 {
     #[inline]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -43139,7 +40214,7 @@ mod p30 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -43148,7 +40223,7 @@ mod p30 {
 
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -43174,22 +40249,24 @@ mod p30 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
-    }
-
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x12]) & d
+    }
+
+    #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x12]) & d
+        let of = s2(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x1b])).shifted(2);
+        x & d
     }
 
     #[inline]
@@ -43199,95 +40276,100 @@ mod p30 {
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x12]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s6(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0x1b])).shifted(2);
-        x & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x24]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s8(e, pos, v, d, cand);
+        let x = s4(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s7(e, pos, v, x, cand)
+            s3(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s11(e, pos, v, ALL, cand);
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s7(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x2d]));
         d & x
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s13(e, pos, v, ALL, cand);
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s9(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6c])).shifted(-2);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s12(e, pos, v, d, cand);
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s8(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s14(e, pos, v, x, cand)
+            s10(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s16(e, pos, v, ALL, cand);
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s12(e, pos, v, ALL, cand);
         let x = (of.shifted(1) & S::from_words([0x5a]));
         d & x
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s18(e, pos, v, d, cand);
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s13(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s16(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b3(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -43296,51 +40378,24 @@ mod p30 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s19(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b6(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s20(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b5(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s19(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s21(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b8(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
@@ -43349,7 +40404,7 @@ mod p30 {
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[9]
     }
 
     #[inline]
@@ -43359,27 +40414,27 @@ mod p30 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[10]
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        2
+        1
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[9]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[10]
+        pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
@@ -43389,36 +40444,16 @@ mod p30 {
 
     #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1usize + usize::from(6u16)]
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         32
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         let who = usize::from(1u8);
         e.program()
             .shapes
@@ -43428,28 +40463,28 @@ mod p30 {
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        i15(e, pos, v, cand).wrapping_neg()
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+        i11(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Div, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Div, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
@@ -43459,46 +40494,36 @@ mod p30 {
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i14(e, pos, v, cand), i16(e, pos, v, cand))
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i10(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(4u16)) == e.rt_mover()) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (2u16 == 1u16) == false
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        b6(e, pos, v, cand) || b7(e, pos, v, cand)
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
+        b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 }
@@ -43786,7 +40811,7 @@ mod p31 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
             at6(e, v, &pos, m, g);
@@ -43814,7 +40839,7 @@ mod p31 {
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 9usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
         at7(e, v, &pos, m, g);
@@ -43844,8 +40869,8 @@ mod p31 {
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
-        let max = i9(e, &pos, &v, 0);
-        let feet = s9(e, &pos, &v, ALL, 0);
+        let max = i5(e, &pos, &v, 0);
+        let feet = s5(e, &pos, &v, ALL, 0);
         for (k, shape) in e.program().shapes.iter().enumerate() {
             let stock = usize::from(shape.stock) + usize::from(who);
             if pos.counters[stock] <= 0 {
@@ -43914,7 +40939,7 @@ mod p31 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -43932,7 +40957,7 @@ mod p31 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -43949,7 +40974,7 @@ mod p31 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -44001,7 +41026,7 @@ mod p31 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
-        for c in s10(e, &pos, &v, ALL, 0).iter() {
+        for c in s6(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -44010,8 +41035,8 @@ mod p31 {
 
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i10(e, &pos, &v, 0);
-        for c in s15(e, &pos, &v, ALL, 0).iter() {
+        let value = i6(e, &pos, &v, 0);
+        for c in s11(e, &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
             let old = pos.counters[slot];
             let new = value;
@@ -44024,7 +41049,7 @@ mod p31 {
     #[inline]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -44034,7 +41059,7 @@ mod p31 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -44043,7 +41068,7 @@ mod p31 {
 
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -44069,22 +41094,24 @@ mod p31 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
-    }
-
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x12]) & d
+    }
+
+    #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x12]) & d
+        let of = s2(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x1b])).shifted(2);
+        x & d
     }
 
     #[inline]
@@ -44094,95 +41121,100 @@ mod p31 {
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x12]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s6(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0x1b])).shifted(2);
-        x & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x24]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s8(e, pos, v, d, cand);
+        let x = s4(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s7(e, pos, v, x, cand)
+            s3(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s11(e, pos, v, ALL, cand);
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s7(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x2d]));
         d & x
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s13(e, pos, v, ALL, cand);
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s9(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6c])).shifted(-2);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s12(e, pos, v, d, cand);
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s8(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s14(e, pos, v, x, cand)
+            s10(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s16(e, pos, v, ALL, cand);
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s12(e, pos, v, ALL, cand);
         let x = (of.shifted(1) & S::from_words([0x5a]));
         d & x
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s18(e, pos, v, d, cand);
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s13(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s16(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b3(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -44191,51 +41223,24 @@ mod p31 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s19(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b6(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s20(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b5(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s19(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s21(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b8(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
@@ -44244,7 +41249,7 @@ mod p31 {
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[9]
     }
 
     #[inline]
@@ -44254,27 +41259,27 @@ mod p31 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[10]
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        2
+        1
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[9]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[10]
+        pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
@@ -44284,36 +41289,16 @@ mod p31 {
 
     #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1usize + usize::from(6u16)]
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         32
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         let who = usize::from(1u8);
         e.program()
             .shapes
@@ -44323,28 +41308,28 @@ mod p31 {
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        i15(e, pos, v, cand).wrapping_neg()
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+        i11(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Div, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Div, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
@@ -44354,46 +41339,36 @@ mod p31 {
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i14(e, pos, v, cand), i16(e, pos, v, cand))
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i10(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(4u16)) == e.rt_mover()) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
+    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (2u16 == 1u16) == false
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        b6(e, pos, v, cand) || b7(e, pos, v, cand)
+    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
+        b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 }
@@ -44856,7 +41831,7 @@ mod p32 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s15(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -44911,7 +41886,7 @@ mod p32 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i17(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -44921,7 +41896,7 @@ mod p32 {
 
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap9(e, v, pos, r);
@@ -44930,7 +41905,7 @@ mod p32 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b10(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -44956,117 +41931,81 @@ mod p32 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fffffff]) & d
-    }
-
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xf]) & d
-    }
-
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xf000]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fffffff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffff]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fffffff]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20000000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s12(e, pos, v, d, cand);
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s4(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s13(e, pos, v, x, cand)
+            s5(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s11(e, pos, v, d, cand);
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s3(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s14(e, pos, v, x, cand)
+            x - s6(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        4
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        0
+        pos
+            .counters
+            .get(2usize + usize::from(1u8))
+            .copied()
+            .unwrap_or(0)
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        int_op(IntOp::Mul, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
@@ -45076,131 +42015,27 @@ mod p32 {
 
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        pos
-            .counters
-            .get(2usize + usize::from(1u8))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        b0(e, pos, v, cand) && b1(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        b3(e, pos, v, cand) && b4(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         (21u16 == 14u16) == true
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        !b9(e, pos, v, cand)
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
+        !b1(e, pos, v, cand)
     }
 }
 
@@ -45662,7 +42497,7 @@ mod p33 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s15(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -45717,7 +42552,7 @@ mod p33 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i17(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -45727,7 +42562,7 @@ mod p33 {
 
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap9(e, v, pos, r);
@@ -45736,7 +42571,7 @@ mod p33 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b10(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -45762,117 +42597,81 @@ mod p33 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fffffff]) & d
-    }
-
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xf]) & d
-    }
-
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xf000]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fffffff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffff]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3fffffff]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x20000000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s12(e, pos, v, d, cand);
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s4(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s13(e, pos, v, x, cand)
+            s5(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s11(e, pos, v, d, cand);
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s3(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s14(e, pos, v, x, cand)
+            x - s6(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        4
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        0
+        pos
+            .counters
+            .get(2usize + usize::from(1u8))
+            .copied()
+            .unwrap_or(0)
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        int_op(IntOp::Mul, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
@@ -45882,131 +42681,27 @@ mod p33 {
 
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        pos
-            .counters
-            .get(2usize + usize::from(1u8))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        b0(e, pos, v, cand) && b1(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        b3(e, pos, v, cand) && b4(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
         (21u16 == 14u16) == true
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
-        !b9(e, pos, v, cand)
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> bool {
+        !b1(e, pos, v, cand)
     }
 }
 
@@ -46651,7 +43346,7 @@ mod p34 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s20(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -46679,7 +43374,7 @@ mod p34 {
 
     #[inline(always)]
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s25(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -46763,7 +43458,7 @@ mod p34 {
     #[inline]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i9(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -46773,7 +43468,7 @@ mod p34 {
 
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap12(e, v, pos, r);
         } else {
             ap13(e, v, pos, r);
@@ -46793,123 +43488,33 @@ mod p34 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffffff]) & d
+        S::from_words([0x108421]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x108421]) & d
+        S::from_words([0x1084210]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1084210]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffffff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1f0001f]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffffff]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x108421]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ef7bde]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1084210]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xe739ce]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1f0001f]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x739c0]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8]) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100000]) & d
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100008]) & d
-    }
-
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x108421]) & d
-    }
-
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1084210]) & d
-    }
-
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s21(e, pos, v, ALL, cand);
-        let end = s22(e, pos, v, ALL, cand);
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s3(e, pos, v, ALL, cand);
+        let end = s4(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
@@ -46955,108 +43560,43 @@ mod p34 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s5(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s24(e, pos, v, x, cand)
+            s6(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         36
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i10(e, pos, v, cand), i11(e, pos, v, cand))
+        compare(CmpOp::Ge, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     /// The cells after each cell along shift 6.
@@ -47875,7 +44415,7 @@ mod p35 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s20(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -47903,7 +44443,7 @@ mod p35 {
 
     #[inline(always)]
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s25(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -47987,7 +44527,7 @@ mod p35 {
     #[inline]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i9(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -47997,7 +44537,7 @@ mod p35 {
 
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap12(e, v, pos, r);
         } else {
             ap13(e, v, pos, r);
@@ -48017,123 +44557,33 @@ mod p35 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffffff]) & d
+        S::from_words([0x108421]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x108421]) & d
+        S::from_words([0x1084210]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1084210]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffffff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1f0001f]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ffffff]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x108421]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ef7bde]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1084210]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xe739ce]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1f0001f]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x739c0]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8]) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100000]) & d
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100008]) & d
-    }
-
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x108421]) & d
-    }
-
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1084210]) & d
-    }
-
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s21(e, pos, v, ALL, cand);
-        let end = s22(e, pos, v, ALL, cand);
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s3(e, pos, v, ALL, cand);
+        let end = s4(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
@@ -48179,108 +44629,43 @@ mod p35 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s5(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s24(e, pos, v, x, cand)
+            s6(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         36
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i10(e, pos, v, cand), i11(e, pos, v, cand))
+        compare(CmpOp::Ge, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     /// The cells after each cell along shift 6.
@@ -49203,7 +45588,7 @@ mod p36 {
 
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s13(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
@@ -49225,7 +45610,7 @@ mod p36 {
 
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b6(e, &pos, &v, 0) {
+        if !b4(e, &pos, &v, 0) {
             return;
         }
         at10(e, v, &pos, m, g);
@@ -49233,7 +45618,7 @@ mod p36 {
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s22(e, &pos, &v, ALL, 0);
+        let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
@@ -49245,7 +45630,7 @@ mod p36 {
 
     #[inline(always)]
     fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s23(e, &pos, &v, ALL, 0);
+        let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
@@ -49378,8 +45763,8 @@ mod p36 {
 
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i4(e, &pos, &v, 0);
-        for c in s24(e, &pos, &v, ALL, 0).iter() {
+        let value = i0(e, &pos, &v, 0);
+        for c in s13(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = value;
@@ -49400,8 +45785,8 @@ mod p36 {
 
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i6(e, &pos, &v, 0);
-        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        let value = i2(e, &pos, &v, 0);
+        for c in s14(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = old.wrapping_add(value);
@@ -49420,7 +45805,7 @@ mod p36 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -49430,7 +45815,7 @@ mod p36 {
 
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -49450,102 +45835,123 @@ mod p36 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffffff]) & d
+        S::from_words([0x42108421]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x42108421]) & d
+        S::from_words([0x421084210]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x421084210]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8000000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8000100]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400000000]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x408000100]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x42108421]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x421084210]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s14(e, pos, v, ALL, cand);
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s3(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = None;
         rel.line(e.rt_mover(), dir, usize::from(9u16), run) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x408000100]) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s9(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
+            | (of & S::from_words([0x3def7bde0])).shifted(-4),
+            _ => (of & S::from_words([0x3def7bde])).shifted(4)
+            | (of & S::from_words([0x7bdef7bc0])).shifted(-6),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s8(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s10(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x7ffffffff]) & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s15(e, pos, v, ALL, cand);
+        let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
+        d & x
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s17(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
+            | (of & S::from_words([0x3def7bde0])).shifted(-4),
+            _ => (of & S::from_words([0x3def7bde])).shifted(4)
+            | (of & S::from_words([0x7bdef7bc0])).shifted(-6),
+        };
+        x & d
     }
 
     #[inline]
@@ -49554,164 +45960,58 @@ mod p36 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x408000100]) & d
-    }
-
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s20(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
-            | (of & S::from_words([0x3def7bde0])).shifted(-4),
-            _ => (of & S::from_words([0x3def7bde])).shifted(4)
-            | (of & S::from_words([0x7bdef7bc0])).shifted(-6),
-        };
-        x & d
-    }
-
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s19(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s21(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffffff]) & d
-    }
-
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s26(e, pos, v, ALL, cand);
-        let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
-        d & x
-    }
-
-    #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s28(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
-            | (of & S::from_words([0x3def7bde0])).shifted(-4),
-            _ => (of & S::from_words([0x3def7bde])).shifted(4)
-            | (of & S::from_words([0x7bdef7bc0])).shifted(-6),
-        };
-        x & d
-    }
-
-    #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        0
     }
 
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        let through = s15(e, pos, v, ALL, cand);
-        let to = s17(e, pos, v, ALL, cand) & through;
+        let through = s4(e, pos, v, ALL, cand);
+        let to = s6(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s16(e, pos, v, through, cand);
+        let mut reached = s5(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -49728,8 +46028,20 @@ mod p36 {
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         (29u16 == 24u16) == false
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s7(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -49739,24 +46051,12 @@ mod p36 {
 
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s18(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) && b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 }
 
@@ -50505,7 +46805,7 @@ mod p37 {
 
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s13(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
@@ -50527,7 +46827,7 @@ mod p37 {
 
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b6(e, &pos, &v, 0) {
+        if !b4(e, &pos, &v, 0) {
             return;
         }
         at10(e, v, &pos, m, g);
@@ -50535,7 +46835,7 @@ mod p37 {
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s22(e, &pos, &v, ALL, 0);
+        let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
@@ -50547,7 +46847,7 @@ mod p37 {
 
     #[inline(always)]
     fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s23(e, &pos, &v, ALL, 0);
+        let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
@@ -50680,8 +46980,8 @@ mod p37 {
 
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i4(e, &pos, &v, 0);
-        for c in s24(e, &pos, &v, ALL, 0).iter() {
+        let value = i0(e, &pos, &v, 0);
+        for c in s13(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = value;
@@ -50702,8 +47002,8 @@ mod p37 {
 
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i6(e, &pos, &v, 0);
-        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        let value = i2(e, &pos, &v, 0);
+        for c in s14(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = old.wrapping_add(value);
@@ -50722,7 +47022,7 @@ mod p37 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -50732,7 +47032,7 @@ mod p37 {
 
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -50752,102 +47052,123 @@ mod p37 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffffff]) & d
+        S::from_words([0x42108421]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x42108421]) & d
+        S::from_words([0x421084210]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x421084210]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8000000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8000100]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400000000]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x408000100]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x42108421]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x421084210]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s14(e, pos, v, ALL, cand);
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s3(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = None;
         rel.line(e.rt_mover(), dir, usize::from(9u16), run) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x408000100]) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s9(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
+            | (of & S::from_words([0x3def7bde0])).shifted(-4),
+            _ => (of & S::from_words([0x3def7bde])).shifted(4)
+            | (of & S::from_words([0x7bdef7bc0])).shifted(-6),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s8(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s10(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x7ffffffff]) & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s15(e, pos, v, ALL, cand);
+        let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
+        d & x
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s17(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
+            | (of & S::from_words([0x3def7bde0])).shifted(-4),
+            _ => (of & S::from_words([0x3def7bde])).shifted(4)
+            | (of & S::from_words([0x7bdef7bc0])).shifted(-6),
+        };
+        x & d
     }
 
     #[inline]
@@ -50856,164 +47177,58 @@ mod p37 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x408000100]) & d
-    }
-
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s20(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
-            | (of & S::from_words([0x3def7bde0])).shifted(-4),
-            _ => (of & S::from_words([0x3def7bde])).shifted(4)
-            | (of & S::from_words([0x7bdef7bc0])).shifted(-6),
-        };
-        x & d
-    }
-
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s19(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s21(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffffff]) & d
-    }
-
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s26(e, pos, v, ALL, cand);
-        let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
-        d & x
-    }
-
-    #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s28(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
-            | (of & S::from_words([0x3def7bde0])).shifted(-4),
-            _ => (of & S::from_words([0x3def7bde])).shifted(4)
-            | (of & S::from_words([0x7bdef7bc0])).shifted(-6),
-        };
-        x & d
-    }
-
-    #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        0
     }
 
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        let through = s15(e, pos, v, ALL, cand);
-        let to = s17(e, pos, v, ALL, cand) & through;
+        let through = s4(e, pos, v, ALL, cand);
+        let to = s6(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s16(e, pos, v, through, cand);
+        let mut reached = s5(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -51030,8 +47245,20 @@ mod p37 {
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
         (29u16 == 24u16) == false
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s7(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -51041,24 +47268,12 @@ mod p37 {
 
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s18(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) && b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 37, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 }
 
@@ -52084,7 +48299,7 @@ mod p38 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s9(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -52119,7 +48334,7 @@ mod p38 {
 
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let d = e.program().relations[6].turn(0, i6(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i2(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -52129,7 +48344,7 @@ mod p38 {
 
     #[inline(always)]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s10(e, &pos, &v, ALL, 0);
+        let s = s1(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -52145,7 +48360,7 @@ mod p38 {
 
     #[inline]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b2(e, &pos, &v, 0) {
+        if !b0(e, &pos, &v, 0) {
             at12(e, v, &pos, m, g);
             return;
         }
@@ -52158,7 +48373,7 @@ mod p38 {
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s18(e, &pos, &v, ALL, 0);
+        let s = s9(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -52239,7 +48454,7 @@ mod p38 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let d = e.program().relations[6].turn(0, i6(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i2(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -52249,7 +48464,7 @@ mod p38 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s10(e, &pos, &v, ALL, 0);
+        let s = s1(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -52265,7 +48480,7 @@ mod p38 {
 
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b2(e, &pos, &v, 0) {
+        if !b0(e, &pos, &v, 0) {
             ap12(e, v, pos, r);
             return;
         }
@@ -52278,7 +48493,7 @@ mod p38 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s18(e, &pos, &v, ALL, 0);
+        let s = s9(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -52303,7 +48518,7 @@ mod p38 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(v[0]);
-        let value = i10(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -52314,7 +48529,7 @@ mod p38 {
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -52324,7 +48539,7 @@ mod p38 {
 
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap19(e, v, pos, r);
         } else {
             ap22(e, v, pos, r);
@@ -52333,7 +48548,7 @@ mod p38 {
 
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -52359,70 +48574,25 @@ mod p38 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff]) & d
-    }
-
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1111111111111111]) & d
-    }
-
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8888888888888888]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x200]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x200]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x100200]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+    fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = {
             let i = u8::try_from(v[1]).unwrap_or(255);
@@ -52432,48 +48602,48 @@ mod p38 {
                 (i64::from(i) + -1).rem_euclid(4) as u8
             }
         };
-        rel.step_along(dir, s11(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s2(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s13(e, pos, v, d, cand);
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s4(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s14(e, pos, v, x, cand)
+            x - s5(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s12(e, pos, v, d, cand);
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s3(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s15(e, pos, v, x, cand)
+            s6(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = {
             let i = u8::try_from(v[1]).unwrap_or(255);
@@ -52483,49 +48653,29 @@ mod p38 {
                 (i64::from(i) + -1).rem_euclid(4) as u8
             }
         };
-        rel.step_along(dir, s17(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s8(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = None;
-        let run = Some(s19(e, pos, v, ALL, cand));
+        let run = Some(s10(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(31u16), run) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100200]) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         let d = u8::try_from(v[1]).unwrap_or(255);
         if d == 255 {
             -1
@@ -52535,88 +48685,78 @@ mod p38 {
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[3])
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         28
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        !s7(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> bool {
-        !s16(e, pos, v, ALL, cand).is_empty()
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 66, L>, v: &V, cand: u16) -> bool {
-        s20(e, pos, v, ALL, cand).is_empty()
+        s11(e, pos, v, ALL, cand).is_empty()
     }
 }
 
@@ -53243,7 +49383,7 @@ mod p39 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s15(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -53263,7 +49403,7 @@ mod p39 {
 
     #[inline(always)]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b4(e, &pos, &v, 0) {
+        if !b1(e, &pos, &v, 0) {
             return;
         }
         at8(e, v, &pos, m, g);
@@ -53348,7 +49488,7 @@ mod p39 {
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i13(e, &pos, &v, 0);
+        let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -53358,7 +49498,7 @@ mod p39 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -53378,119 +49518,89 @@ mod p39 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffff]) & d
+        S::from_words([0x1249249]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1249249]) & d
+        S::from_words([0x4924924]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4924924]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ff]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1249249]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4924924]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80010]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1080010]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s16(e, pos, v, ALL, cand);
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s10(e, pos, v, ALL, cand);
         let x = (of.shifted(9) & S::from_words([0x7fffe00]));
         d & x
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s18(e, pos, v, d, cand);
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s17(e, pos, v, x, cand)
+            s11(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
+        4
     }
 
     #[inline]
@@ -53500,37 +49610,37 @@ mod p39 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
+        31
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        2
+        31
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        0
+        int_op(IntOp::Mul, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        4
+        pos.counters[1]
     }
 
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        0
+        1
     }
 
     #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        31
+        pos.counters[0]
     }
 
     #[inline]
@@ -53539,63 +49649,18 @@ mod p39 {
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i9(e, pos, v, cand), i10(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1]
-    }
-
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
-    }
-
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        31
-    }
-
-    #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ne, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 }
 
@@ -54409,7 +50474,7 @@ mod p40 {
 
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let d = e.program().relations[6].turn(0, i18(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i8(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -54419,7 +50484,7 @@ mod p40 {
 
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s25(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -54431,7 +50496,7 @@ mod p40 {
 
     #[inline(always)]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s29(e, &pos, &v, ALL, 0);
+        let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<3>(m, c as u8);
         }
@@ -54500,7 +50565,7 @@ mod p40 {
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i14(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -54510,7 +50575,7 @@ mod p40 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let d = e.program().relations[6].turn(0, i18(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i8(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -54555,7 +50620,7 @@ mod p40 {
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i20(e, &pos, &v, 0);
+        let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -54566,7 +50631,7 @@ mod p40 {
     #[inline]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i21(e, &pos, &v, 0);
+        let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -54576,7 +50641,7 @@ mod p40 {
 
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -54596,224 +50661,144 @@ mod p40 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7fffffffff]) & d
+        S::from_words([0x421084210]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x421084210]) & d
+        S::from_words([0x4210842108]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7fffffffff]) & d
+        S::from_words([0x421084210]) & d
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4210842108]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7fffffffff]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x46318c631f]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7fffffffff]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x46318c631f]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x39ce739ce0]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x18]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80000]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80018]) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x421084210]) & d
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4210842108]) & d
-    }
-
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x421084210]) & d
-    }
-
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s18(e, pos, v, d, cand);
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s2(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s19(e, pos, v, x, cand)
+            x - s3(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        s22(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+        s6(e, pos, v, d, cand) | s7(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s21(e, pos, v, d, cand);
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s5(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s24(e, pos, v, x, cand)
+            x - s8(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         R5[usize::from(e.rt_mover())].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s28(e, pos, v, d, cand);
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s27(e, pos, v, x, cand)
+            s11(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        0
+        1
     }
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i1(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        4
+        2
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        int_op(IntOp::Add, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        0
+        i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        0
+        i6(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        int_op(IntOp::Rem, i5(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        4
+        i32::from(v[2])
     }
 
     #[inline]
     fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        1
+        pos.counters[0]
     }
 
     #[inline]
@@ -54823,81 +50808,31 @@ mod p40 {
 
     #[inline]
     fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i11(e, pos, v, cand).wrapping_neg()
+        pos.counters[0]
     }
 
     #[inline]
     fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i12(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i16(e, pos, v, cand).wrapping_neg()
-    }
-
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Rem, i15(e, pos, v, cand), i17(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i32::from(v[2])
-    }
-
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
-    }
-
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
-    }
-
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         40
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i24(e, pos, v, cand), i25(e, pos, v, cand))
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(1usize + usize::from(1u8))
@@ -54906,58 +50841,23 @@ mod p40 {
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i27(e, pos, v, cand).wrapping_neg()
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+        i17(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        b2(e, pos, v, cand) || b3(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) || b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i28(e, pos, v, cand), i29(e, pos, v, cand))
+        compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 }
 
@@ -55746,7 +51646,7 @@ mod p41 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s6(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -55766,7 +51666,7 @@ mod p41 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s7(e, &pos, &v, ALL, 0);
+        let s = s3(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -55782,7 +51682,7 @@ mod p41 {
 
     #[inline]
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b2(e, &pos, &v, 0) {
+        if !b0(e, &pos, &v, 0) {
             at9(e, v, &pos, m, g);
             return;
         }
@@ -55795,7 +51695,7 @@ mod p41 {
 
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s15(e, &pos, &v, ALL, 0);
+        let s = s11(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -55853,7 +51753,7 @@ mod p41 {
 
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s16(e, &pos, &v, ALL, 0);
+        let s = s12(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -55869,7 +51769,7 @@ mod p41 {
 
     #[inline]
     fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b3(e, &pos, &v, 0) {
+        if !b1(e, &pos, &v, 0) {
             at21(e, v, &pos, m, g);
             return;
         }
@@ -55882,7 +51782,7 @@ mod p41 {
 
     #[inline(always)]
     fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s22(e, &pos, &v, ALL, 0);
+        let s = s18(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -55892,7 +51792,7 @@ mod p41 {
 
     #[inline(always)]
     fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s23(e, &pos, &v, ALL, 0);
+        let s = s19(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -55908,7 +51808,7 @@ mod p41 {
 
     #[inline]
     fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b4(e, &pos, &v, 0) {
+        if !b2(e, &pos, &v, 0) {
             at27(e, v, &pos, m, g);
             return;
         }
@@ -55921,7 +51821,7 @@ mod p41 {
 
     #[inline(always)]
     fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s29(e, &pos, &v, ALL, 0);
+        let s = s25(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -55954,7 +51854,7 @@ mod p41 {
 
     #[inline(always)]
     fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s46(e, &pos, &v, ALL, 0);
+        let set = s42(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<3>(m, c as u8);
         }
@@ -55985,7 +51885,7 @@ mod p41 {
 
     #[inline(always)]
     fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s58(e, &pos, &v, ALL, 0);
+        let set = s54(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -56044,7 +51944,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s7(e, &pos, &v, ALL, 0);
+        let s = s3(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56060,7 +51960,7 @@ mod p41 {
 
     #[inline]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b2(e, &pos, &v, 0) {
+        if !b0(e, &pos, &v, 0) {
             ap9(e, v, pos, r);
             return;
         }
@@ -56073,7 +51973,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s15(e, &pos, &v, ALL, 0);
+        let s = s11(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56093,7 +51993,7 @@ mod p41 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -56119,7 +52019,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s16(e, &pos, &v, ALL, 0);
+        let s = s12(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56135,7 +52035,7 @@ mod p41 {
 
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b3(e, &pos, &v, 0) {
+        if !b1(e, &pos, &v, 0) {
             ap21(e, v, pos, r);
             return;
         }
@@ -56148,7 +52048,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s22(e, &pos, &v, ALL, 0);
+        let s = s18(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56158,7 +52058,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s23(e, &pos, &v, ALL, 0);
+        let s = s19(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56174,7 +52074,7 @@ mod p41 {
 
     #[inline]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b4(e, &pos, &v, 0) {
+        if !b2(e, &pos, &v, 0) {
             ap26(e, v, pos, r);
             return;
         }
@@ -56187,7 +52087,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s29(e, &pos, &v, ALL, 0);
+        let s = s25(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56197,7 +52097,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s31(e, &pos, &v, ALL, 0).iter() {
+        for c in s27(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -56215,7 +52115,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s35(e, &pos, &v, ALL, 0).iter() {
+        for c in s31(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -56225,7 +52125,7 @@ mod p41 {
     #[inline(always)]
     fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i13(e, &pos, &v, 0);
+        let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -56250,7 +52150,7 @@ mod p41 {
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i14(e, &pos, &v, 0);
+        let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -56277,7 +52177,7 @@ mod p41 {
     #[inline(always)]
     fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
-        for c in s49(e, &pos, &v, ALL, 0).iter() {
+        for c in s45(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -56307,7 +52207,7 @@ mod p41 {
     #[inline]
     fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i16(e, &pos, &v, 0);
+        let value = i12(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -56317,7 +52217,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap54(e, v, pos, r);
         } else {
             ap57(e, v, pos, r);
@@ -56326,7 +52226,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap55(e, v, pos, r);
         } else {
             ap56(e, v, pos, r);
@@ -56352,32 +52252,41 @@ mod p41 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffff]) & d
+        S::from_words([0x102040]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x102040]) & d
+        S::from_words([0x4081020]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ffffff]) & d
+        d - pos.occupied
     }
 
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4081020]) & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
     }
 
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x102040]) & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4081020]) & d
+        let of = s4(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x3f7efdf])).shifted(1),
+            _ => (of & S::from_words([0x7efdfbe])).shifted(-1),
+        };
+        x & d
     }
 
     #[inline]
@@ -56387,68 +52296,39 @@ mod p41 {
 
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s8(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0x3f7efdf])).shifted(1),
-            _ => (of & S::from_words([0x7efdfbe])).shifted(-1),
-        };
-        x & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s10(e, pos, v, d, cand);
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s6(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s11(e, pos, v, x, cand)
+            x - s7(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s12(e, pos, v, d, cand);
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s8(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s9(e, pos, v, x, cand)
+            s5(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s14(e, pos, v, ALL, cand);
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s10(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x3f7efdf])).shifted(1),
             _ => (of & S::from_words([0x7efdfbe])).shifted(-1),
@@ -56457,10 +52337,39 @@ mod p41 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[4]));
+        one & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[7];
+        let dir = u8::try_from(v[3]).unwrap_or(255);
+        rel.step_along(dir, s13(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s15(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
@@ -56479,38 +52388,45 @@ mod p41 {
 
     #[inline]
     fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
     }
 
     #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s18(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s19(e, pos, v, x, cand)
-        }
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[6]));
+        one & d
     }
 
     #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[4]));
-        one & d
+        let rel = &e.program().relations[7];
+        let dir = {
+            let i = u8::try_from(v[3]).unwrap_or(255);
+            if i == 255 {
+                255
+            } else {
+                (i64::from(i) + -1).rem_euclid(2) as u8
+            }
+        };
+        rel.step_along(dir, s20(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
     fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let rel = &e.program().relations[7];
-        let dir = u8::try_from(v[3]).unwrap_or(255);
-        rel.step_along(dir, s21(e, pos, v, ALL, cand)) & d
+        d - pos.occupied
     }
 
     #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
+        let x = s21(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s22(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
@@ -56536,17 +52452,23 @@ mod p41 {
 
     #[inline]
     fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[6]));
+        one & d
     }
 
     #[inline]
     fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s25(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s26(e, pos, v, x, cand)
-        }
+        let rel = &e.program().relations[7];
+        let dir = {
+            let i = u8::try_from(v[3]).unwrap_or(255);
+            if i == 255 {
+                255
+            } else {
+                (i64::from(i) + -1).rem_euclid(2) as u8
+            }
+        };
+        rel.step_along(dir, s26(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -56558,92 +52480,50 @@ mod p41 {
 
     #[inline]
     fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let rel = &e.program().relations[7];
-        let dir = {
-            let i = u8::try_from(v[3]).unwrap_or(255);
-            if i == 255 {
-                255
-            } else {
-                (i64::from(i) + -1).rem_euclid(2) as u8
-            }
-        };
-        rel.step_along(dir, s28(e, pos, v, ALL, cand)) & d
-    }
-
-    #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[6]));
-        one & d
-    }
-
-    #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let rel = &e.program().relations[7];
-        let dir = {
-            let i = u8::try_from(v[3]).unwrap_or(255);
-            if i == 255 {
-                255
-            } else {
-                (i64::from(i) + -1).rem_euclid(2) as u8
-            }
-        };
-        rel.step_along(dir, s30(e, pos, v, ALL, cand)) & d
-    }
-
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[6]));
-        one & d
-    }
-
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         R5[0].get(usize::from(v[6])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s34(e, pos, v, d, cand);
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s33(e, pos, v, x, cand)
+            s29(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s37(e, pos, v, d, cand) | s38(e, pos, v, d, cand)
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s33(e, pos, v, d, cand) | s34(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s36(e, pos, v, ALL, cand);
-        let end = s39(e, pos, v, ALL, cand) - run;
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s32(e, pos, v, ALL, cand);
+        let end = s35(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -56678,18 +52558,43 @@ mod p41 {
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000]) & d
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000]) & d
+    }
+
+    #[inline]
+    fn s40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s40(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s41(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -56699,33 +52604,8 @@ mod p41 {
 
     #[inline]
     fn s45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s44(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s45(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s47<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s48<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s49<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s47(e, pos, v, ALL, cand);
-        let end = s48(e, pos, v, ALL, cand);
+        let run = s43(e, pos, v, ALL, cand);
+        let end = s44(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
@@ -56783,19 +52663,19 @@ mod p41 {
     }
 
     #[inline]
-    fn s50<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s51<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s47<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s52<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s50(e, pos, v, ALL, cand);
-        let end = s51(e, pos, v, ALL, cand) - run;
+    fn s48<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s46(e, pos, v, ALL, cand);
+        let end = s47(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -56877,22 +52757,22 @@ mod p41 {
     }
 
     #[inline]
-    fn s53<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s49<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s54<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s50<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
-        let run = Some(s53(e, pos, v, ALL, cand));
+        let run = Some(s49(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
-    fn s55<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s52(e, pos, v, ALL, cand);
-        let end = s54(e, pos, v, ALL, cand) - run;
+    fn s51<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s48(e, pos, v, ALL, cand);
+        let end = s50(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -57050,19 +52930,19 @@ mod p41 {
     }
 
     #[inline]
-    fn s56<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s52<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s57<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s53<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s58<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s56(e, pos, v, ALL, cand);
-        let end = s57(e, pos, v, ALL, cand) - run;
+    fn s54<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s52(e, pos, v, ALL, cand);
+        let end = s53(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -57152,18 +53032,45 @@ mod p41 {
     }
 
     #[inline]
-    fn s59<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s55<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s60<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s56<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
+    fn s57<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s55(e, pos, v, d, cand) | s56(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s58<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s59<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
+        one & d
+    }
+
+    #[inline]
+    fn s60<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s58(e, pos, v, d, cand) | s59(e, pos, v, d, cand)
+    }
+
+    #[inline]
     fn s61<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s59(e, pos, v, d, cand) | s60(e, pos, v, d, cand)
+        let x = s57(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s60(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
@@ -57173,52 +53080,25 @@ mod p41 {
 
     #[inline]
     fn s63<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        one & d
-    }
-
-    #[inline]
-    fn s64<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s62(e, pos, v, d, cand) | s63(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s65<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s61(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s64(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s66<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s67<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s68<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s64<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s69<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s65<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s70<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s66(e, pos, v, d, cand);
+    fn s66<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s62(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b8(e, pos, v, c as u16) {
+            if !b6(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -57226,79 +53106,79 @@ mod p41 {
     }
 
     #[inline]
-    fn s71<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s67<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s68<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
+        one & d
+    }
+
+    #[inline]
+    fn s69<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s67(e, pos, v, d, cand) | s68(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s70<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s71<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
+        one & d
     }
 
     #[inline]
     fn s72<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        one & d
+        s70(e, pos, v, d, cand) | s71(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s73<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s71(e, pos, v, d, cand) | s72(e, pos, v, d, cand)
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s74<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        S::from_words([0x80000]) & d
     }
 
     #[inline]
     fn s75<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        one & d
+        S::from_words([0x80000]) & d
     }
 
     #[inline]
     fn s76<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s74(e, pos, v, d, cand) | s75(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s77<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s78<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80000]) & d
-    }
-
-    #[inline]
-    fn s79<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x80000]) & d
-    }
-
-    #[inline]
-    fn s80<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s81<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s79(e, pos, v, d, cand) | s80(e, pos, v, d, cand)
+    fn s77<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s75(e, pos, v, d, cand) | s76(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s82<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s76(e, pos, v, d, cand);
+    fn s78<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s72(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s81(e, pos, v, x, cand)
+            s77(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -57308,77 +53188,77 @@ mod p41 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[0]
     }
 
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        6
+        pos.counters[0]
     }
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        int_op(IntOp::Div, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        0
+        i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
+        0
     }
 
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
+        i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Div, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        0
     }
 
     #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s36(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s40(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+        18
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s66(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -57388,99 +53268,69 @@ mod p41 {
 
     #[inline]
     fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        18
+        int_op(IntOp::Add, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
     fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        0
+        i32::try_from(s69(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s70(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s78(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
-    }
-
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i20(e, pos, v, cand), i21(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s73(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s82(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Div, i24(e, pos, v, cand), i25(e, pos, v, cand))
+    fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Div, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        !s9(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        !s16(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        !s13(e, pos, v, ALL, cand).is_empty()
+        !s23(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        !s20(e, pos, v, ALL, cand).is_empty()
+        compare(CmpOp::Ge, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
     fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        !s27(e, pos, v, ALL, cand).is_empty()
+        let mut one = S::EMPTY;
+        one.insert(usize::from(3u16));
+        !s61(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i17(e, pos, v, cand), i18(e, pos, v, cand))
+        !b4(e, pos, v, cand)
     }
 
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(3u16));
-        !s65(e, pos, v, one, cand).is_empty()
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        !b6(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        let through = s67(e, pos, v, ALL, cand);
-        let to = s69(e, pos, v, ALL, cand) & through;
+        let through = s63(e, pos, v, ALL, cand);
+        let to = s65(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s68(e, pos, v, through, cand);
+        let mut reached = s64(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -57494,8 +53344,8 @@ mod p41 {
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     /// The cells after each cell against shift -7.
@@ -58260,7 +54110,7 @@ mod p42 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s20(e, &pos, &v, ALL, 0);
+        let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -58272,7 +54122,7 @@ mod p42 {
 
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s26(e, &pos, &v, ALL, 0);
+        let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -58352,7 +54202,7 @@ mod p42 {
     #[inline]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -58362,7 +54212,7 @@ mod p42 {
 
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -58382,37 +54232,37 @@ mod p42 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
+        S::from_words([0x1]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
+    fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7f]) & d
+        S::from_words([0x10]) & d
     }
 
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
+        S::from_words([0x0]) & d
     }
 
     #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7e]) & d
+        S::from_words([0x40]) & d
     }
 
     #[inline]
@@ -58422,184 +54272,109 @@ mod p42 {
 
     #[inline]
     fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3e]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40]) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x40]) & d
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s16(e, pos, v, ALL, cand);
+        let of = s7(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7e])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s18(e, pos, v, d, cand);
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s9(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s17(e, pos, v, x, cand)
+            s8(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s13(e, pos, v, d, cand);
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s4(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s19(e, pos, v, x, cand)
+            x - s10(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         R2[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        s23(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+        s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s25(e, pos, v, d, cand);
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s22(e, pos, v, x, cand)
+            s13(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[2];
         let dir = None;
-        let run = Some(s27(e, pos, v, ALL, cand));
+        let run = Some(s18(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+    fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+    fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         36
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        compare(CmpOp::Ge, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 }
 
@@ -59076,7 +54851,7 @@ mod p43 {
 
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at2(e, v, &pos, m, g);
         } else {
             at8(e, v, &pos, m, g);
@@ -59085,7 +54860,7 @@ mod p43 {
 
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s25(e, &pos, &v, ALL, 0);
+        let set = s14(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -59097,7 +54872,7 @@ mod p43 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s31(e, &pos, &v, ALL, 0);
+        let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -59105,7 +54880,7 @@ mod p43 {
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s36(e, &pos, &v, ALL, 0);
+        let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
         }
@@ -59149,7 +54924,7 @@ mod p43 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap2(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -59184,7 +54959,7 @@ mod p43 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s34(e, &pos, &v, ALL, 0).iter() {
+        for c in s23(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -59200,7 +54975,7 @@ mod p43 {
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -59210,7 +54985,7 @@ mod p43 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -59230,110 +55005,55 @@ mod p43 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffff]) & d
+        S::from_words([0x8421]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8421]) & d
+        S::from_words([0x84210]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x84210]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x400]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1000]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1400]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x2000]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3400]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8421]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x84210]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s13(e, pos, v, ALL, cand);
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s2(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7fff])).shifted(5);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8421]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s15(e, pos, v, d, cand);
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s4(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s14(e, pos, v, x, cand)
+            s3(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s17(e, pos, v, ALL, cand);
-        let end = s18(e, pos, v, ALL, cand);
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s6(e, pos, v, ALL, cand);
+        let end = s7(e, pos, v, ALL, cand);
         let f = usize::from(4u16);
         let out = {
             let mut out = S::EMPTY;
@@ -59349,98 +55069,98 @@ mod p43 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s16(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s5(e, pos, v, d, cand) | s8(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3400]) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s21(e, pos, v, ALL, cand);
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s10(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7bde])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s22(e, pos, v, x, cand)
+            s11(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         R4[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s28(e, pos, v, d, cand);
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s17(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s29(e, pos, v, x, cand)
+            x - s18(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s30(e, pos, v, d, cand);
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s27(e, pos, v, x, cand)
+            s16(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s32(e, pos, v, ALL, cand);
-        let end = s33(e, pos, v, ALL, cand);
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s21(e, pos, v, ALL, cand);
+        let end = s22(e, pos, v, ALL, cand);
         let f = usize::from(v[1]);
         let out = {
             let mut out = S::EMPTY;
@@ -59474,20 +55194,20 @@ mod p43 {
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s35(e, pos, v, ALL, cand);
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s24(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7bdef])).shifted(1);
         x & d
     }
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -59497,62 +55217,32 @@ mod p43 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         13
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        s13(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
-        s24(e, pos, v, ALL, cand).is_empty()
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     /// The cells after each cell along shift 5.
@@ -60085,7 +55775,7 @@ mod p44 {
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = 5u8.wrapping_add(1u8);
-        for c in s15(e, &pos, &v, ALL, 0).iter() {
+        for c in s4(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         at74(e, v, &pos, m, g);
@@ -60108,7 +55798,7 @@ mod p44 {
 
     #[inline(always)]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at9(e, v, &pos, m, g);
         } else {
             at12(e, v, &pos, m, g);
@@ -60119,7 +55809,7 @@ mod p44 {
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i9(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
         at10(e, v, &pos, m, g);
@@ -60129,7 +55819,7 @@ mod p44 {
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = 5u8.wrapping_add(e.rt_mover());
-        for c in s19(e, &pos, &v, ALL, 0).iter() {
+        for c in s8(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         at13(e, v, &pos, m, g);
@@ -60139,7 +55829,7 @@ mod p44 {
     fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
         at13(e, v, &pos, m, g);
@@ -60147,7 +55837,7 @@ mod p44 {
 
     #[inline]
     fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let d = e.program().relations[5].turn(0, i21(e, &pos, &v, 0));
+        let d = e.program().relations[5].turn(0, i17(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -60184,7 +55874,7 @@ mod p44 {
 
     #[inline(always)]
     fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
             at22(e, v, &pos, m, g);
@@ -60193,7 +55883,7 @@ mod p44 {
 
     #[inline(always)]
     fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             at18(e, v, &pos, m, g);
         } else {
             at20(e, v, &pos, m, g);
@@ -60204,7 +55894,7 @@ mod p44 {
     fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
-        let value = i22(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at29(e, v, &pos, m, g);
@@ -60214,7 +55904,7 @@ mod p44 {
     fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(2u16);
-        let value = i22(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at29(e, v, &pos, m, g);
@@ -60222,7 +55912,7 @@ mod p44 {
 
     #[inline(always)]
     fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             at23(e, v, &pos, m, g);
         } else {
             at28(e, v, &pos, m, g);
@@ -60231,7 +55921,7 @@ mod p44 {
 
     #[inline(always)]
     fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             at24(e, v, &pos, m, g);
         } else {
             at26(e, v, &pos, m, g);
@@ -60242,7 +55932,7 @@ mod p44 {
     fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(10u16);
-        let value = i23(e, &pos, &v, 0);
+        let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at29(e, v, &pos, m, g);
@@ -60252,7 +55942,7 @@ mod p44 {
     fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(9u16);
-        let value = i23(e, &pos, &v, 0);
+        let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at29(e, v, &pos, m, g);
@@ -60260,7 +55950,7 @@ mod p44 {
 
     #[inline(always)]
     fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b8(e, &pos, &v, 0) {
+        if !b6(e, &pos, &v, 0) {
             return;
         }
         at29(e, v, &pos, m, g);
@@ -60268,7 +55958,7 @@ mod p44 {
 
     #[inline]
     fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b9(e, &pos, &v, 0) {
+        if b7(e, &pos, &v, 0) {
             at30(e, v, &pos, m, g);
         } else {
             at35(e, v, &pos, m, g);
@@ -60277,7 +55967,7 @@ mod p44 {
 
     #[inline(always)]
     fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b10(e, &pos, &v, 0) {
+        if b8(e, &pos, &v, 0) {
             at31(e, v, &pos, m, g);
         } else {
             at33(e, v, &pos, m, g);
@@ -60288,7 +55978,7 @@ mod p44 {
     fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
-        let value = i24(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at42(e, v, &pos, m, g);
@@ -60298,7 +55988,7 @@ mod p44 {
     fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(2u16);
-        let value = i24(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at42(e, v, &pos, m, g);
@@ -60306,7 +55996,7 @@ mod p44 {
 
     #[inline(always)]
     fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b9(e, &pos, &v, 0) {
             at36(e, v, &pos, m, g);
         } else {
             at41(e, v, &pos, m, g);
@@ -60315,7 +56005,7 @@ mod p44 {
 
     #[inline(always)]
     fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b10(e, &pos, &v, 0) {
             at37(e, v, &pos, m, g);
         } else {
             at39(e, v, &pos, m, g);
@@ -60326,7 +56016,7 @@ mod p44 {
     fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(10u16);
-        let value = i25(e, &pos, &v, 0);
+        let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at42(e, v, &pos, m, g);
@@ -60336,7 +56026,7 @@ mod p44 {
     fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(9u16);
-        let value = i25(e, &pos, &v, 0);
+        let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at42(e, v, &pos, m, g);
@@ -60344,7 +56034,7 @@ mod p44 {
 
     #[inline(always)]
     fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b13(e, &pos, &v, 0) {
+        if !b11(e, &pos, &v, 0) {
             return;
         }
         at42(e, v, &pos, m, g);
@@ -60352,7 +56042,7 @@ mod p44 {
 
     #[inline]
     fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b12(e, &pos, &v, 0) {
             at43(e, v, &pos, m, g);
         } else {
             at48(e, v, &pos, m, g);
@@ -60363,7 +56053,7 @@ mod p44 {
     fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(1u16);
-        let value = i26(e, &pos, &v, 0);
+        let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at44(e, v, &pos, m, g);
@@ -60373,7 +56063,7 @@ mod p44 {
     fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
-        let value = i27(e, &pos, &v, 0);
+        let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
         at58(e, v, &pos, m, g);
@@ -60381,7 +56071,7 @@ mod p44 {
 
     #[inline(always)]
     fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b15(e, &pos, &v, 0) {
+        if b13(e, &pos, &v, 0) {
             at49(e, v, &pos, m, g);
         } else {
             at58(e, v, &pos, m, g);
@@ -60392,7 +56082,7 @@ mod p44 {
     fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(7u16);
-        let value = i30(e, &pos, &v, 0);
+        let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at58(e, v, &pos, m, g);
@@ -60407,7 +56097,7 @@ mod p44 {
 
     #[inline(always)]
     fn at59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b16(e, &pos, &v, 0) {
+        if b14(e, &pos, &v, 0) {
             at74(e, v, &pos, m, g);
         } else {
             at65(e, v, &pos, m, g);
@@ -60416,7 +56106,7 @@ mod p44 {
 
     #[inline(always)]
     fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b18(e, &pos, &v, 0) {
+        if b16(e, &pos, &v, 0) {
             at74(e, v, &pos, m, g);
         } else {
             at71(e, v, &pos, m, g);
@@ -60425,7 +56115,7 @@ mod p44 {
 
     #[inline(always)]
     fn at71<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b20(e, &pos, &v, 0) {
+        if !b18(e, &pos, &v, 0) {
             return;
         }
         at74(e, v, &pos, m, g);
@@ -60433,7 +56123,7 @@ mod p44 {
 
     #[inline]
     fn at74<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s36(e, &pos, &v, ALL, 0);
+        let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -60445,7 +56135,7 @@ mod p44 {
 
     #[inline(always)]
     fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s42(e, &pos, &v, ALL, 0);
+        let set = s31(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
@@ -60508,7 +56198,7 @@ mod p44 {
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(1u8);
-        for c in s15(e, &pos, &v, ALL, 0).iter() {
+        for c in s4(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -60532,7 +56222,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -60542,7 +56232,7 @@ mod p44 {
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i9(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -60553,7 +56243,7 @@ mod p44 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(e.rt_mover());
-        for c in s19(e, &pos, &v, ALL, 0).iter() {
+        for c in s8(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -60563,7 +56253,7 @@ mod p44 {
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -60573,7 +56263,7 @@ mod p44 {
 
     #[inline]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let d = e.program().relations[5].turn(0, i21(e, &pos, &v, 0));
+        let d = e.program().relations[5].turn(0, i17(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -60600,7 +56290,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap22(e, v, pos, r);
@@ -60609,7 +56299,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -60619,7 +56309,7 @@ mod p44 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i22(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60630,7 +56320,7 @@ mod p44 {
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i22(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60640,7 +56330,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
             ap28(e, v, pos, r);
@@ -60649,7 +56339,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap26(e, v, pos, r);
@@ -60659,7 +56349,7 @@ mod p44 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
-        let value = i23(e, &pos, &v, 0);
+        let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60670,7 +56360,7 @@ mod p44 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i23(e, &pos, &v, 0);
+        let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60685,7 +56375,7 @@ mod p44 {
 
     #[inline]
     fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b9(e, &pos, &v, 0) {
+        if b7(e, &pos, &v, 0) {
             ap30(e, v, pos, r);
         } else {
             ap35(e, v, pos, r);
@@ -60694,7 +56384,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b10(e, &pos, &v, 0) {
+        if b8(e, &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
             ap33(e, v, pos, r);
@@ -60704,7 +56394,7 @@ mod p44 {
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i24(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60715,7 +56405,7 @@ mod p44 {
     #[inline(always)]
     fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i24(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60725,7 +56415,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b9(e, &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
             ap41(e, v, pos, r);
@@ -60734,7 +56424,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b10(e, &pos, &v, 0) {
             ap37(e, v, pos, r);
         } else {
             ap39(e, v, pos, r);
@@ -60744,7 +56434,7 @@ mod p44 {
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
-        let value = i25(e, &pos, &v, 0);
+        let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60755,7 +56445,7 @@ mod p44 {
     #[inline(always)]
     fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i25(e, &pos, &v, 0);
+        let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60770,7 +56460,7 @@ mod p44 {
 
     #[inline]
     fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b12(e, &pos, &v, 0) {
             ap43(e, v, pos, r);
         } else {
             ap48(e, v, pos, r);
@@ -60780,7 +56470,7 @@ mod p44 {
     #[inline(always)]
     fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(1u16);
-        let value = i26(e, &pos, &v, 0);
+        let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60791,7 +56481,7 @@ mod p44 {
     #[inline(always)]
     fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i27(e, &pos, &v, 0);
+        let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -60802,7 +56492,7 @@ mod p44 {
     #[inline(always)]
     fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(3u16);
-        let value = i28(e, &pos, &v, 0);
+        let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60813,7 +56503,7 @@ mod p44 {
     #[inline(always)]
     fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i29(e, &pos, &v, 0);
+        let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -60823,7 +56513,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b15(e, &pos, &v, 0) {
+        if b13(e, &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
             ap57(e, v, pos, r);
@@ -60833,7 +56523,7 @@ mod p44 {
     #[inline(always)]
     fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(7u16);
-        let value = i30(e, &pos, &v, 0);
+        let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60844,7 +56534,7 @@ mod p44 {
     #[inline(always)]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(8u16);
-        let value = i31(e, &pos, &v, 0);
+        let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -60855,7 +56545,7 @@ mod p44 {
     #[inline(always)]
     fn ap51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i32(e, &pos, &v, 0);
+        let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -60866,7 +56556,7 @@ mod p44 {
     #[inline]
     fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i33(e, &pos, &v, 0);
+        let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -60884,7 +56574,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b16(e, &pos, &v, 0) {
+        if b14(e, &pos, &v, 0) {
             ap60(e, v, pos, r);
         } else {
             ap65(e, v, pos, r);
@@ -60893,7 +56583,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b17(e, &pos, &v, 0) {
+        if b15(e, &pos, &v, 0) {
             ap61(e, v, pos, r);
         } else {
             ap63(e, v, pos, r);
@@ -60903,7 +56593,7 @@ mod p44 {
     #[inline(always)]
     fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i34(e, &pos, &v, 0);
+        let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60914,7 +56604,7 @@ mod p44 {
     #[inline(always)]
     fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i34(e, &pos, &v, 0);
+        let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60924,7 +56614,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b18(e, &pos, &v, 0) {
+        if b16(e, &pos, &v, 0) {
             ap66(e, v, pos, r);
         } else {
             ap71(e, v, pos, r);
@@ -60933,7 +56623,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b19(e, &pos, &v, 0) {
+        if b17(e, &pos, &v, 0) {
             ap67(e, v, pos, r);
         } else {
             ap69(e, v, pos, r);
@@ -60943,7 +56633,7 @@ mod p44 {
     #[inline(always)]
     fn ap67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
-        let value = i35(e, &pos, &v, 0);
+        let value = i31(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -60954,7 +56644,7 @@ mod p44 {
     #[inline(always)]
     fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i35(e, &pos, &v, 0);
+        let value = i31(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -61000,7 +56690,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b26(e, &pos, &v, 0) {
+        if b24(e, &pos, &v, 0) {
             ap79(e, v, pos, r);
         } else {
             ap83(e, v, pos, r);
@@ -61009,7 +56699,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s48(e, &pos, &v, ALL, 0).iter() {
+        for c in s37(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -61019,7 +56709,7 @@ mod p44 {
     #[inline]
     fn ap83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i39(e, &pos, &v, 0);
+        let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -61029,7 +56719,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b27(e, &pos, &v, 0) {
+        if b25(e, &pos, &v, 0) {
             ap85(e, v, pos, r);
         } else {
             ap86(e, v, pos, r);
@@ -61049,83 +56739,28 @@ mod p44 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ff]) & d
+        S::from_words([0x124]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x124]) & d
+        S::from_words([0x492]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x492]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x4]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x8]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xd]) & d
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x124]) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x492]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s13(e, pos, v, ALL, cand);
-        let end = s14(e, pos, v, ALL, cand) - run;
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s2(e, pos, v, ALL, cand);
+        let end = s3(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -61263,38 +56898,38 @@ mod p44 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s16(e, pos, v, d, cand);
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s5(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s17(e, pos, v, x, cand)
+            s6(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s20(e, pos, v, ALL, cand);
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s9(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x36d])).shifted(1)
             | (of & S::from_words([0xff])).shifted(3)
             | (of & S::from_words([0x6da])).shifted(-1)
@@ -61303,76 +56938,76 @@ mod p44 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s28(e, pos, v, ALL, cand);
+    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s17(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6da])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        s30(e, pos, v, d, cand) | s31(e, pos, v, d, cand)
+    fn s21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        s32(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
+    fn s23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        s21(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        let run = s29(e, pos, v, ALL, cand);
-        let end = s34(e, pos, v, ALL, cand);
+    fn s24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        let run = s18(e, pos, v, ALL, cand);
+        let end = s23(e, pos, v, ALL, cand);
         let f = usize::from(6u16);
         let out = {
             let mut out = S::EMPTY;
@@ -61406,25 +57041,85 @@ mod p44 {
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         R9[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+    fn s28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x7ff]) & d
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s30(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s27(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xd]) & d
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(0, 0u8) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_kind(0, 1u8) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        s33(e, pos, v, d, cand) | s34(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xd]) & d
     }
 
     #[inline]
@@ -61434,77 +57129,17 @@ mod p44 {
 
     #[inline]
     fn s41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
+        S::from_words([0xd]) & d
     }
 
     #[inline]
     fn s42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s41(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s38(e, pos, v, x, cand)
-        }
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xd]) & d
-    }
-
-    #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(0, 0u8) & d
-    }
-
-    #[inline]
-    fn s45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_kind(0, 1u8) & d
-    }
-
-    #[inline]
-    fn s46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        s44(e, pos, v, d, cand) | s45(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s47<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s48<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s49<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s50<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xd]) & d
-    }
-
-    #[inline]
-    fn s51<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x7ff]) & d
-    }
-
-    #[inline]
-    fn s52<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xd]) & d
-    }
-
-    #[inline]
-    fn s53<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s54<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s53(e, pos, v, ALL, cand);
+        let of = s42(e, pos, v, ALL, cand);
         let x = (of.shifted(-2) & S::from_words([0xdb]))
             | (of.shifted(-4) & S::from_words([0x6d]))
             | (of.shifted(2) & S::from_words([0x36c]))
@@ -61513,11 +57148,11 @@ mod p44 {
     }
 
     #[inline]
-    fn s55<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s49(e, pos, v, d, cand);
+    fn s44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s38(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b30(e, pos, v, c as u16) {
+            if !b28(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -61526,7 +57161,7 @@ mod p44 {
 
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        2
     }
 
     #[inline]
@@ -61536,7 +57171,7 @@ mod p44 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -61546,90 +57181,70 @@ mod p44 {
 
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(1u16)]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(10u16)]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(7u16)]
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        if b3(e, pos, v, cand) {
-            i17(e, pos, v, cand)
+    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        if b1(e, pos, v, cand) {
+            i13(e, pos, v, cand)
         } else {
-            i18(e, pos, v, cand)
+            i14(e, pos, v, cand)
         }
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from(0u8))
@@ -61638,73 +57253,93 @@ mod p44 {
     }
 
     #[inline]
+    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
     fn i21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i19(e, pos, v, cand), i20(e, pos, v, cand))
+        1
     }
 
     #[inline]
     fn i22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(0u16)]
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[15usize + usize::from(9u16)]
     }
 
     #[inline]
-    fn i32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         1
+    }
+
+    #[inline]
+    fn i31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i32<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        i32::from(v[2])
+    }
+
+    #[inline]
+    fn i33<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        10
+    }
+
+    #[inline]
+    fn i34<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        pos.counters[0]
     }
 
     #[inline]
@@ -61714,7 +57349,7 @@ mod p44 {
 
     #[inline]
     fn i36<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        i32::from(v[2])
+        pos.counters[0]
     }
 
     #[inline]
@@ -61724,7 +57359,7 @@ mod p44 {
 
     #[inline]
     fn i38<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
+        i32::try_from(s41(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -61734,31 +57369,11 @@ mod p44 {
 
     #[inline]
     fn i40<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[0]
+        i32::try_from(s43(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i41<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        10
-    }
-
-    #[inline]
-    fn i42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s52(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s54(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from((1 - e.rt_mover())))
@@ -61767,106 +57382,106 @@ mod p44 {
     }
 
     #[inline]
-    fn i46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
+    fn i42<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn i47<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i43<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i48<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(10u16)]
     }
 
     #[inline]
-    fn i49<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         10
     }
 
     #[inline]
-    fn i50<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
+    fn i46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        compare(CmpOp::Ne, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ne, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 0u8) == true
+        let mut one = S::EMPTY;
+        one.insert(usize::from(8u16));
+        !s11(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 0u8) == true
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(8u16));
-        !s22(e, pos, v, one, cand).is_empty()
+        !s12(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 1u8) == true
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(8u16));
-        !s23(e, pos, v, one, cand).is_empty()
-    }
-
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
+    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(7u16));
+        !s13(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
     fn b10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(7u16));
-        !s24(e, pos, v, one, cand).is_empty()
+        !s14(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 1u8) == true
+        false
     }
 
     #[inline]
     fn b12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(7u16));
-        !s25(e, pos, v, one, cand).is_empty()
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
     fn b13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        false
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
@@ -61876,61 +57491,51 @@ mod p44 {
 
     #[inline]
     fn b15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 1u8) == true
+        let mut one = S::EMPTY;
+        one.insert(usize::from(5u16));
+        !s15(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 0u8) == true
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
     fn b17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(5u16));
-        !s26(e, pos, v, one, cand).is_empty()
+        !s16(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        (e.rt_mover() == 1u8) == true
-    }
-
-    #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(5u16));
-        !s27(e, pos, v, one, cand).is_empty()
-    }
-
-    #[inline]
-    fn b20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i37(e, pos, v, cand), i38(e, pos, v, cand))
+    fn b19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i33(e, pos, v, cand), i34(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
+    fn b20<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        b21(e, pos, v, cand) || b22(e, pos, v, cand)
+    fn b21<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
+        b19(e, pos, v, cand) || b20(e, pos, v, cand)
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        let through = s43(e, pos, v, ALL, cand);
-        let to = s47(e, pos, v, ALL, cand) & through;
+    fn b22<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
+        let through = s32(e, pos, v, ALL, cand);
+        let to = s36(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
-        let mut reached = s46(e, pos, v, through, cand);
+        let mut reached = s35(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -61944,37 +57549,37 @@ mod p44 {
     }
 
     #[inline]
+    fn b23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
+        !b22(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
+        b21(e, pos, v, cand) && b23(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        !b24(e, pos, v, cand)
+        compare(CmpOp::Ge, i36(e, pos, v, cand), i37(e, pos, v, cand))
     }
 
     #[inline]
     fn b26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        b23(e, pos, v, cand) && b25(e, pos, v, cand)
+        compare(CmpOp::Le, i38(e, pos, v, cand), i39(e, pos, v, cand))
     }
 
     #[inline]
     fn b27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i40(e, pos, v, cand), i41(e, pos, v, cand))
+        compare(CmpOp::Lt, i42(e, pos, v, cand), i43(e, pos, v, cand))
     }
 
     #[inline]
     fn b28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i42(e, pos, v, cand), i43(e, pos, v, cand))
+        b26(e, pos, v, cand) || b27(e, pos, v, cand)
     }
 
     #[inline]
     fn b29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i46(e, pos, v, cand), i47(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
-        b28(e, pos, v, cand) || b29(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b31<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> bool {
         false
     }
 
@@ -63264,7 +58869,7 @@ mod p45 {
 
     #[inline(always)]
     fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
             at7(e, v, &pos, m, g);
@@ -63290,7 +58895,7 @@ mod p45 {
 
     #[inline(always)]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s6(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -63302,7 +58907,7 @@ mod p45 {
 
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s12(e, &pos, &v, ALL, 0);
+        let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -63341,7 +58946,7 @@ mod p45 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -63359,7 +58964,7 @@ mod p45 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -63376,7 +58981,7 @@ mod p45 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -63413,7 +59018,7 @@ mod p45 {
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
-        for c in s16(e, &pos, &v, ALL, 0).iter() {
+        for c in s12(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -63423,7 +59028,7 @@ mod p45 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -63433,7 +59038,7 @@ mod p45 {
 
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
             ap18(e, v, pos, r);
@@ -63442,7 +59047,7 @@ mod p45 {
 
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap17(e, v, pos, r);
@@ -63468,64 +59073,73 @@ mod p45 {
 
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffffffffffff]) & d
+        S::from_words([0x820404040000]) & d
     }
 
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x820404040000]) & d
+        S::from_words([0x202020410]) & d
     }
 
     #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfffffffffffff]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x202020410]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x820404040000]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x202020410]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+    fn s6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
+    fn s7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let x = s7(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s4(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
+        let of = s9(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7befdfdfdfbef])).shifted(1);
+        x & d
+    }
+
+    #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        s9(e, pos, v, d, cand) | s10(e, pos, v, d, cand)
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -63534,32 +59148,23 @@ mod p45 {
         if x.is_empty() {
             x
         } else {
-            s8(e, pos, v, x, cand)
+            s10(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn s13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
+        d - pos.occupied
     }
 
     #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let of = s13(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0x7befdfdfdfbef])).shifted(1);
-        x & d
+        d & pos.occupied
     }
 
     #[inline]
     fn s15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s15(e, pos, v, d, cand);
+        let x = s13(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -63568,28 +59173,8 @@ mod p45 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, d: S, cand: u16) -> S {
-        let x = s17(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s18(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[1]
     }
 
     #[inline]
@@ -63599,66 +59184,46 @@ mod p45 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        pos.counters[1]
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         20
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
-        i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+        i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
@@ -63669,36 +59234,26 @@ mod p45 {
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
+    fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
+        !s15(e, pos, v, ALL, cand).is_empty()
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
+        b2(e, pos, v, cand) || b3(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        !s19(e, pos, v, ALL, cand).is_empty()
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
-        b4(e, pos, v, cand) || b5(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> bool {
         (14u16 == 51u16) == true
     }
 }

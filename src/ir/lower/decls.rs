@@ -3,51 +3,43 @@
 //! program's.
 
 use super::*;
-use crate::check::configure;
-
-/// A relation's rays, each with the player it belongs to: per cell, the next cell or [`NO_CELL`].
-type Rays = Vec<(Option<u8>, Vec<u16>)>;
 
 impl<'a> Lowerer<'a> {
     /// Resolves every declaration. Names may be used before they are declared, so those that
-    /// need no other come first (the configured relations before all); then zones, which may
-    /// refer to each other, are retried until no more resolve; then patterns and the
-    /// declarations that take counter slots (in file order, which numbers the slots).
+    /// need no other come first (the configured relations, patterns and zones before all);
+    /// then the declarations that take counter slots (in file order, which numbers the slots).
     pub(super) fn declare(&mut self) -> Result<()> {
-        let round = |item: &Item| match item.kind {
-            ItemKind::Zone { .. } => 1,
-            ItemKind::Pattern { .. }
-            | ItemKind::Counter { .. }
-            | ItemKind::Shape(_)
-            | ItemKind::Token { .. }
-            | ItemKind::Track { .. } => 2,
-            _ => 0,
+        let first = |item: &Item| {
+            !matches!(
+                item.kind,
+                ItemKind::Counter { .. }
+                    | ItemKind::Shape(_)
+                    | ItemKind::Token { .. }
+                    | ItemKind::Track { .. }
+            )
         };
-        for r in std::mem::take(&mut self.board.relations) {
-            let relation = self.configured_relation(&r);
-            self.board.relations.push(r);
-            let id = id16(self.prog.relations.len())?;
-            self.syms.insert(&relation.name, Sym::Relation(id));
+        for r in &self.board.relations {
+            self.syms
+                .insert(&r.name, Sym::Relation(id16(self.prog.relations.len())?));
+            let relation = Relation::configured(r, self.board.geometry.len());
             self.prog.relations.push(relation);
         }
+        for p in &self.board.patterns {
+            self.syms
+                .insert(&p.name, Sym::Pattern(id16(self.prog.patterns.len())?));
+            self.prog.patterns.push(Pattern::configured(p));
+        }
+        for (name, cells) in &self.board.zones {
+            self.syms
+                .insert(name, Sym::Zone(id16(self.prog.zones.len())?));
+            let (name, cells) = (name.clone(), cells.iter().copied().collect());
+            self.prog.zones.push(Zone { name, cells });
+        }
         let items = &self.file.items;
-        for item in items.iter().filter(|i| round(i) == 0) {
+        for item in items.iter().filter(|i| first(i)) {
             self.declare_item(item)?;
         }
-        let mut pending: Vec<&Item> = items.iter().filter(|i| round(i) == 1).collect();
-        while !pending.is_empty() {
-            let (before, mut first_error) = (pending.len(), None);
-            pending.retain(|item| {
-                let failed = self
-                    .declare_item(item)
-                    .map_err(|e| first_error.get_or_insert(e));
-                failed.is_err()
-            });
-            if let (true, Some(e)) = (pending.len() == before, first_error) {
-                return Err(e);
-            }
-        }
-        for item in items.iter().filter(|i| round(i) == 2) {
+        for item in items.iter().filter(|i| !first(i)) {
             self.declare_item(item)?;
         }
         if self.prog.players.len() != 2 {
@@ -75,50 +67,11 @@ impl<'a> Lowerer<'a> {
                     self.syms.insert(&o.name.name, Sym::IntConst(*v));
                 }
             }
-            ItemKind::Pattern { name, .. } => {
-                let id = id16(self.prog.patterns.len())?;
-                let Some(p) = self.board.patterns.get(usize::from(id)) else {
-                    return err(format!("pattern `{}` is not configured", name.name));
-                };
-                let mut pattern = Pattern {
-                    name: p.name.clone(),
-                    offsets: vec![0],
-                    instances: Vec::new(),
-                };
-                for list in &p.per_cell {
-                    pattern.instances.extend(list.iter().map(cell_set));
-                    pattern.offsets.push(pattern.instances.len() as u32);
-                }
-                self.prog.patterns.push(pattern);
-                self.syms.insert(&name.name, Sym::Pattern(id));
-            }
-            ItemKind::Zone { name, cells } => {
-                let id = self.set(cells)?;
-                let SetExpr::Const(cells) = self.prog.sets[id as usize] else {
-                    return err(format!("zone `{}` is not constant", name.name));
-                };
-                let z = id16(self.prog.zones.len())?;
-                let name = name.name.clone();
-                self.syms.insert(&name, Sym::Zone(z));
-                self.prog.zones.push(Zone { name, cells });
-            }
             ItemKind::Piece { name, symbols } => {
-                let mut syms: Vec<String> = symbols.iter().map(|(s, _)| s.clone()).collect();
-                // Without symbols, a piece is drawn with its initial, upper case first.
-                let initial = name.name.chars().next().unwrap_or('?');
-                if syms.is_empty() {
-                    syms.push(initial.to_uppercase().to_string());
-                }
-                if syms.len() == 1 {
-                    syms.push(initial.to_lowercase().to_string());
-                }
                 let k = u8::try_from(self.prog.pieces.len()).unwrap_or(0);
                 self.syms.insert(&name.name, Sym::Piece(k));
-                let name = name.name.clone();
-                self.prog.pieces.push(Piece {
-                    name,
-                    symbols: syms,
-                });
+                let symbols = symbols.iter().map(|(s, _)| s.clone()).collect();
+                self.prog.pieces.push(Piece::drawn(&name.name, symbols));
             }
             ItemKind::Shape(shape) => self.shape(shape)?,
             ItemKind::Counter {
@@ -141,7 +94,7 @@ impl<'a> Lowerer<'a> {
                     (false, true) => vec![Some(0), Some(1)],
                     (false, false) => vec![None],
                 };
-                let base = self.counters(&name.name, &players, initial, view)?;
+                let base = self.prog.add_counter(&name.name, &players, initial, view)?;
                 let sym = if *per_cell {
                     self.prog.layers.push((name.name.clone(), base));
                     Sym::Layer { base }
@@ -158,7 +111,9 @@ impl<'a> Lowerer<'a> {
                     return err(format!("token `{}` does not start on a cell", name.name));
                 };
                 let cell = cell as i32;
-                let slot = self.counters(&name.name, &[None], cell, CounterView::Hidden)?;
+                let slot = self
+                    .prog
+                    .add_counter(&name.name, &[None], cell, CounterView::Hidden)?;
                 self.syms.insert(&name.name, Sym::Token { slot });
                 if *carried {
                     self.carried.push(slot);
@@ -166,34 +121,15 @@ impl<'a> Lowerer<'a> {
             }
             ItemKind::Track { name, .. } => {
                 let players = vec![None; self.board.geometry.len()];
-                let base = self.counters(&name.name, &players, 0, CounterView::Plain)?;
+                let base = self
+                    .prog
+                    .add_counter(&name.name, &players, 0, CounterView::Plain)?;
                 self.prog.layers.push((name.name.clone(), base));
                 self.syms.insert(&name.name, Sym::Layer { base });
             }
             _ => {}
         }
         Ok(())
-    }
-
-    /// Adds a counter's slots, one for each entry of `players` (the player a slot is for);
-    /// returns the first.
-    fn counters(
-        &mut self,
-        name: &str,
-        players: &[Option<u8>],
-        initial: i32,
-        view: CounterView,
-    ) -> Result<u16> {
-        let base = id16(self.prog.counters.len())?;
-        self.prog
-            .counters
-            .extend(players.iter().map(|&player| Counter {
-                name: name.to_string(),
-                player,
-                initial,
-                view,
-            }));
-        Ok(base)
     }
 
     /// A shape's declaration: its stock counters and its cells.
@@ -206,7 +142,9 @@ impl<'a> Lowerer<'a> {
         let Some(&(count, points)) = self.board.shapes.get(self.prog.shapes.len()) else {
             return err(format!("shape `{}` is not configured", name.name));
         };
-        let stock = self.counters(&name.name, &[Some(0), Some(1)], count, CounterView::Plain)?;
+        let stock =
+            self.prog
+                .add_counter(&name.name, &[Some(0), Some(1)], count, CounterView::Plain)?;
         let flip = shape.flip.as_ref().map(|(m, _)| m.clone());
         self.prog.shapes.push(Shape {
             name: name.name.clone(),
@@ -223,88 +161,9 @@ impl<'a> Lowerer<'a> {
         let Some(conf) = self.board.placements.get(turned) else {
             return err(format!("no placements along `{turned}`"));
         };
-        let mut table = Placements {
-            facings: conf.facings.clone(),
-            by_shape: Vec::new(),
-            instances: Vec::new(),
-            parts: Vec::new(),
-        };
-        for (s, list) in conf.by_shape.iter().enumerate() {
-            let start = table.instances.len() as u32;
-            for p in list {
-                let parts = p.parts.iter().map(|&(cell, bottom, top, foot)| PlacedCell {
-                    cell: cell as u16,
-                    bottom,
-                    top,
-                    foot,
-                });
-                table.instances.push(Placement {
-                    shape: s as u8,
-                    anchor: p.anchor as u16,
-                    facing: u8::try_from(p.facing).unwrap_or(u8::MAX),
-                    flipped: p.flipped,
-                    cells: cell_set(p.parts.iter().map(|c| c.0)),
-                    first: table.parts.len() as u32,
-                    len: u8::try_from(p.parts.len()).unwrap_or(u8::MAX),
-                    max_top: p.parts.iter().map(|c| c.2).max().unwrap_or(0),
-                });
-                table.parts.extend(parts);
-            }
-            table.by_shape.push((start, table.instances.len() as u32));
-        }
-        if table.instances.len() > usize::from(u16::MAX) {
-            let what = "placements in one `place`";
-            return Err(LowerError::too_large(
-                what,
-                table.instances.len(),
-                u16::MAX.into(),
-            ));
-        }
+        let table = Placements::configured(conf)?;
         let id = id16(self.prog.placements.len())?;
         self.prog.placements.push(table);
         Ok(id)
     }
-
-    /// A configured direction, relation or map: its rays, and per cell the cells they lead to
-    /// (for each player when some ray is one player's).
-    fn configured_relation(&self, r: &configure::Relation) -> Relation {
-        let n = self.board.geometry.len();
-        let cell = |c: &Option<usize>| c.map_or(NO_CELL, |t| t as u16);
-        let rays: Rays = (r.rays.iter())
-            .map(|(who, next)| (*who, next.iter().map(cell).collect()))
-            .collect();
-        let dir = |i: &Option<usize>| i.and_then(|i| u8::try_from(i).ok()).unwrap_or(NO_DIR);
-        let per_player = if rays.iter().any(|(who, _)| who.is_some()) {
-            vec![masks(n, &rays, Some(0)), masks(n, &rays, Some(1))]
-        } else {
-            Vec::new()
-        };
-        Relation {
-            name: r.name.clone(),
-            masks: masks(n, &rays, None),
-            per_player,
-            opposite: r.opposite.iter().map(dir).collect(),
-            names: r.names.clone(),
-            mirrors: (r.mirrors.iter())
-                .map(|m| m.iter().map(dir).collect())
-                .collect(),
-            rays: (rays.into_iter())
-                .map(|(who, next)| Ray::new(who, next))
-                .collect(),
-        }
-    }
-}
-
-/// Per cell, the next cells of the rays that are `player`'s (of every ray for `None`).
-fn masks(n: usize, rays: &[(Option<u8>, Vec<u16>)], player: Option<u8>) -> Vec<CellSet> {
-    let is_mine = |who: &Option<u8>| player.is_none() || who.is_none() || *who == player;
-    let mine: Vec<&Vec<u16>> = (rays.iter().filter(|(who, _)| is_mine(who)))
-        .map(|(_, next)| next)
-        .collect();
-    let next = |c: usize| {
-        mine.iter()
-            .map(move |next| next[c])
-            .filter(|&t| t != NO_CELL)
-    };
-    (0..n).map(|c| cell_set(next(c).map(usize::from))).collect()
 }

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::check::model::{Func, Value};
+use crate::ir::build::tracks::waiting;
 use crate::ir::passes::{axis_filter, set_order, static_where};
 
 /// A set of cells built from a relation and a set of cells.
@@ -151,26 +152,12 @@ impl<'a> Lowerer<'a> {
 
     /// `d in R`: per player, the vectors of `d`'s relation that are `R`'s for that player.
     fn dir_members(&self, relation: u16, other: &Expr) -> Result<[u64; 2]> {
-        let ExprKind::Name(n) = &other.kind else {
-            return err("expected a relation after `in`");
-        };
         let mine = &self.prog.relations[usize::from(relation)].name;
-        let (Some(vs), Some(ws)) = (self.board.vectors(mine), self.board.vectors(&n.name)) else {
-            return err(format!("`{}` is not a relation", n.name));
+        let members = match &other.kind {
+            ExprKind::Name(n) => self.board.vector_masks(mine, &n.name),
+            _ => None,
         };
-        let member = |v: &Vec<i64>, p| {
-            ws.iter()
-                .any(|(w, who)| w == v && who.is_none_or(|o| o == p))
-        };
-        let mask = |p| {
-            let members = vs
-                .iter()
-                .enumerate()
-                .take(64)
-                .filter(|(_, (v, _))| member(v, p));
-            members.fold(0, |mask, (i, _)| mask | 1 << i)
-        };
-        Ok([mask(0), mask(1)])
+        members.ok_or_else(|| LowerError::internal("expected a relation after `in`"))
     }
 
     /// The `place` variable an expression names, if it does.
@@ -189,28 +176,6 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    pub(super) fn push_set(&mut self, s: SetExpr) -> SetId {
-        self.prog.sets.push(s);
-        u16::try_from(self.prog.sets.len() - 1).unwrap_or(u16::MAX)
-    }
-
-    pub(super) fn push_int(&mut self, i: IntExpr) -> IntId {
-        self.prog.ints.push(i);
-        u16::try_from(self.prog.ints.len() - 1).unwrap_or(u16::MAX)
-    }
-
-    pub(super) fn push_bool(&mut self, b: BoolExpr) -> BoolId {
-        self.prog.bools.push(b);
-        u16::try_from(self.prog.bools.len() - 1).unwrap_or(u16::MAX)
-    }
-
-    fn const_set(&self, id: SetId) -> Option<CellSet> {
-        match self.prog.sets[id as usize] {
-            SetExpr::Const(c) => Some(c),
-            _ => None,
-        }
-    }
-
     pub(super) fn set(&mut self, e: &Expr) -> Result<SetId> {
         self.lower(e, Self::set_at)
     }
@@ -226,26 +191,28 @@ impl<'a> Lowerer<'a> {
                     table: p.table,
                 }
             }
-            ExprKind::Name(n) => match (self.types.value(e), self.syms.get(&n.name).copied()) {
-                _ if self.set_locals.contains_key(&n.name) => {
-                    SetExpr::Local(self.set_locals[&n.name])
-                }
-                (Some(Value::Empty), _) => SetExpr::Empty,
-                (Some(Value::Occupied), _) => SetExpr::Occupied,
-                (Some(Value::Own), _) => SetExpr::PlayerPieces(PlayerRef::Mover),
-                (Some(Value::Enemy), _) => SetExpr::PlayerPieces(PlayerRef::Opponent),
-                (Some(Value::Cells), _) => SetExpr::Const(self.prog.board.all),
-                (_, Some(Sym::Zone(z))) => SetExpr::Const(self.prog.zones[z as usize].cells),
+            ExprKind::Name(n) => match (
+                self.set_locals.get(&n.name),
+                self.types.value(e),
+                self.sym(e),
+            ) {
+                (Some(slot), ..) => SetExpr::Local(slot),
+                (_, Some(Value::Empty), _) => SetExpr::Empty,
+                (_, Some(Value::Occupied), _) => SetExpr::Occupied,
+                (_, Some(Value::Own), _) => SetExpr::PlayerPieces(PlayerRef::Mover),
+                (_, Some(Value::Enemy), _) => SetExpr::PlayerPieces(PlayerRef::Opponent),
+                (_, Some(Value::Cells), _) => SetExpr::Const(self.prog.board.all),
+                (.., Some(Sym::Zone(z))) => SetExpr::Const(self.prog.zones[z as usize].cells),
                 _ => match self.cell(e)? {
-                    CellRef::Const(c) => SetExpr::Const(cell_set([usize::from(c)])),
+                    CellRef::Const(c) => SetExpr::Const(CellSet::single(usize::from(c))),
                     c => SetExpr::Single(c),
                 },
             },
             ExprKind::CellSet(items) => {
-                let mut acc = self.push_set(SetExpr::Const(CellSet::EMPTY));
+                let mut acc = self.prog.push_set(SetExpr::Const(CellSet::EMPTY));
                 for item in items {
                     let s = self.set(item)?;
-                    acc = self.union(acc, s);
+                    acc = self.prog.union(acc, s);
                 }
                 return Ok(acc);
             }
@@ -253,8 +220,8 @@ impl<'a> Lowerer<'a> {
             ExprKind::Binary { op, lhs, rhs } => match op {
                 BinaryOp::Union | BinaryOp::Inter | BinaryOp::Sub => {
                     let (a, b) = (self.set(lhs)?, self.set(rhs)?);
-                    match (op, self.const_set(a), self.const_set(b)) {
-                        (BinaryOp::Union, ..) => return Ok(self.union(a, b)),
+                    match (op, self.prog.const_set(a), self.prog.const_set(b)) {
+                        (BinaryOp::Union, ..) => return Ok(self.prog.union(a, b)),
                         (BinaryOp::Inter, Some(x), Some(y)) => SetExpr::Const(x & y),
                         (BinaryOp::Inter, ..) => set_order::inter(&self.prog, a, b),
                         (_, Some(x), Some(y)) => SetExpr::Const(x - y),
@@ -268,14 +235,12 @@ impl<'a> Lowerer<'a> {
                     self.in_where = outer;
                     let cond = cond?;
                     match static_where::run(&self.prog, base, cond) {
-                        _ if matches!(self.prog.bools[cond as usize], BoolExpr::Const(true)) => {
-                            return Ok(base)
-                        }
+                        _ if self.prog.const_bool(cond) == Some(true) => return Ok(base),
                         Some(cells) => SetExpr::Const(cells),
                         None => match axis_filter::run(&self.prog, cond) {
                             Some(filter) => {
-                                let f = self.push_set(filter);
-                                if self.const_set(base) == Some(self.prog.board.all) {
+                                let f = self.prog.push_set(filter);
+                                if self.prog.const_set(base) == Some(self.prog.board.all) {
                                     return Ok(f);
                                 }
                                 SetExpr::Inter(f, base)
@@ -288,7 +253,7 @@ impl<'a> Lowerer<'a> {
             },
             _ => SetExpr::Single(self.cell(e)?),
         };
-        Ok(self.push_set(s))
+        Ok(self.prog.push_set(s))
     }
 
     /// A call of a built-in that gives a set of cells.
@@ -306,7 +271,7 @@ impl<'a> Lowerer<'a> {
                 }
                 let [x, y] = [0, 1].map(|p| {
                     let player = PlayerRef::Const(p);
-                    self.push_set(SetExpr::Pieces { code, player })
+                    self.prog.push_set(SetExpr::Pieces { code, player })
                 });
                 SetExpr::Union(x, y)
             }
@@ -374,14 +339,6 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    pub(super) fn union(&mut self, a: SetId, b: SetId) -> SetId {
-        if let (Some(x), Some(y)) = (self.const_set(a), self.const_set(b)) {
-            self.push_set(SetExpr::Const(x | y))
-        } else {
-            self.push_set(SetExpr::Union(a, b))
-        }
-    }
-
     pub(super) fn cell(&mut self, e: &Expr) -> Result<CellRef> {
         self.lower(e, Self::cell_at)
     }
@@ -398,7 +355,7 @@ impl<'a> Lowerer<'a> {
                     return Ok(CellRef::Slot(*slot));
                 }
                 if let Some(&c) = self.board.geometry.by_name.get(name) {
-                    if !self.vars.contains_key(name) {
+                    if !self.vars.contains(name) {
                         return Ok(CellRef::Const(u16::try_from(c).unwrap_or(u16::MAX)));
                     }
                 } else if self.syms.names.names_a_cell(n.span) {
@@ -440,7 +397,9 @@ impl<'a> Lowerer<'a> {
     fn int_at(&mut self, e: &Expr) -> Result<IntId> {
         if let Ok(Const::Int(v) | Const::Decimal(v)) = self.env.eval(e) {
             if !self.mentions_runtime_name(e) {
-                return Ok(self.push_int(IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX))));
+                return Ok(self
+                    .prog
+                    .push_int(IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX))));
             }
         }
         let axis = |this: &Self, name: &str| {
@@ -452,12 +411,10 @@ impl<'a> Lowerer<'a> {
                 IntExpr::Const(i32::try_from(*v).unwrap_or(i32::MAX))
             }
             ExprKind::Name(n) => match (self.sym(e), axis(self, &n.name)) {
-                (_, Some(axis)) if self.in_where && !self.vars.contains_key(&n.name) => {
-                    IntExpr::Axis {
-                        cell: CellRef::Candidate,
-                        axis,
-                    }
-                }
+                (_, Some(axis)) if self.in_where && !self.vars.contains(&n.name) => IntExpr::Axis {
+                    cell: CellRef::Candidate,
+                    axis,
+                },
                 (Some(Sym::IntConst(v)), _) => IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX)),
                 (Some(Sym::Counter { base, .. }), _) => IntExpr::Counter(base),
                 (Some(Sym::Layer { base }), _) if self.in_where => IntExpr::CellCounter {
@@ -489,7 +446,14 @@ impl<'a> Lowerer<'a> {
                 Func::Count => IntExpr::Count(self.set(arg(args, 0)?)?),
                 Func::Points => IntExpr::Points(self.player(arg(args, 0)?)?),
                 Func::Won => IntExpr::Won(self.player(arg(args, 0)?)?),
-                Func::Waiting => self.waiting(args)?,
+                Func::Waiting => {
+                    let ExprKind::Name(t) = &arg(args, 0)?.kind else {
+                        return err("`waiting` expects a track");
+                    };
+                    let (base, track) = self.track(&t.name)?;
+                    let owner = self.owner_or_mover(args.get(1))?;
+                    waiting(&mut self.prog, base, &track, owner)
+                }
                 Func::Index => {
                     let (relation, dir) = self.dir(arg(args, 0)?)?;
                     IntExpr::DirIndex { relation, dir }
@@ -517,7 +481,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => return err("expected a number"),
         };
-        Ok(self.push_int(i))
+        Ok(self.prog.push_int(i))
     }
 
     /// A number, in hundredths when `decimal` (an integer is multiplied by 100 to meet a
@@ -527,18 +491,7 @@ impl<'a> Lowerer<'a> {
         if !decimal || self.ty(e)? == Ty::Decimal {
             return Ok(value);
         }
-        let scale = i32::try_from(crate::syntax::ast::DECIMAL_SCALE).unwrap_or(1);
-        Ok(match self.prog.ints[value as usize] {
-            IntExpr::Const(v) => self.push_int(IntExpr::Const(v.saturating_mul(scale))),
-            _ => {
-                let rhs = self.push_int(IntExpr::Const(scale));
-                self.push_int(IntExpr::Bin {
-                    op: IntOp::Mul,
-                    lhs: value,
-                    rhs,
-                })
-            }
-        })
+        Ok(self.prog.to_decimal(value))
     }
 
     /// Whether a name in the expression means something else than its option value here
@@ -546,8 +499,8 @@ impl<'a> Lowerer<'a> {
     fn mentions_runtime_name(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Name(n) => {
-                self.vars.contains_key(&n.name)
-                    || self.set_locals.contains_key(&n.name)
+                self.vars.contains(&n.name)
+                    || self.set_locals.contains(&n.name)
                     || (self.in_where && self.board.geometry.axes.contains(&n.name))
             }
             ExprKind::Unary { operand, .. } => self.mentions_runtime_name(operand),
@@ -566,7 +519,7 @@ impl<'a> Lowerer<'a> {
     fn bool_at(&mut self, e: &Expr) -> Result<BoolId> {
         if !self.mentions_runtime_name(e) {
             if let Ok(Const::Bool(v)) = self.env.eval(e) {
-                return Ok(self.push_bool(BoolExpr::Const(v)));
+                return Ok(self.prog.push_bool(BoolExpr::Const(v)));
             }
         }
         let (op, lhs, rhs) = match &e.kind {
@@ -575,11 +528,7 @@ impl<'a> Lowerer<'a> {
                 operand,
             } => {
                 let x = self.bool(operand)?;
-                let b = match self.prog.bools[x as usize] {
-                    BoolExpr::Const(v) => BoolExpr::Const(!v),
-                    _ => BoolExpr::Not(x),
-                };
-                return Ok(self.push_bool(b));
+                return Ok(self.prog.not(x));
             }
             ExprKind::Call { args, .. } => {
                 let a = |i| arg(args, i);
@@ -603,24 +552,15 @@ impl<'a> Lowerer<'a> {
                     }
                     _ => return err("expected a condition"),
                 };
-                return Ok(self.push_bool(b));
+                return Ok(self.prog.push_bool(b));
             }
             ExprKind::Binary { op, lhs, rhs } => (*op, lhs, rhs),
             _ => return err("expected a condition"),
         };
         let b = match op {
             BinaryOp::And | BinaryOp::Or => {
-                let a = self.bool(lhs)?;
-                let b = self.bool(rhs)?;
-                let and = op == BinaryOp::And;
-                match (&self.prog.bools[a as usize], &self.prog.bools[b as usize]) {
-                    (BoolExpr::Const(x), _) if *x != and => BoolExpr::Const(*x),
-                    (BoolExpr::Const(_), _) => return Ok(b),
-                    (_, BoolExpr::Const(y)) if *y != and => BoolExpr::Const(*y),
-                    (_, BoolExpr::Const(_)) => return Ok(a),
-                    _ if and => BoolExpr::And(a, b),
-                    _ => BoolExpr::Or(a, b),
-                }
+                let (a, b) = (self.bool(lhs)?, self.bool(rhs)?);
+                return Ok(self.prog.and_or(op == BinaryOp::And, a, b));
             }
             BinaryOp::In if self.is_dir(lhs) => {
                 let (relation, dir) = self.dir(lhs)?;
@@ -660,20 +600,11 @@ impl<'a> Lowerer<'a> {
                     _ => {
                         let decimal = self.ty(lhs)? == Ty::Decimal || self.ty(rhs)? == Ty::Decimal;
                         let (l, r) = (self.number(lhs, decimal)?, self.number(rhs, decimal)?);
-                        match (&self.prog.ints[l as usize], &self.prog.ints[r as usize]) {
-                            (IntExpr::Const(x), IntExpr::Const(y)) => {
-                                BoolExpr::Const(compare(cmp, *x, *y))
-                            }
-                            _ => BoolExpr::Cmp {
-                                op: cmp,
-                                lhs: l,
-                                rhs: r,
-                            },
-                        }
+                        return Ok(self.prog.compare(cmp, l, r));
                     }
                 }
             }
         };
-        Ok(self.push_bool(b))
+        Ok(self.prog.push_bool(b))
     }
 }

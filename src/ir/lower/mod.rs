@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use super::{
     AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
     CounterView, DirExpr, Finish, HistoryIgnores, IntExpr, IntId, IntOp, Marker, Op, Pattern,
-    Piece, PlacedCell, Placement, Placements, PlayerRef, Program, Ray, Relation, SetExpr, SetId,
-    Shape, Template, TemplatePart, Zone, MAX_DECISIONS, MAX_VARS, NO_CELL, NO_DIR,
+    Piece, Placements, PlayerRef, Program, Relation, SetExpr, SetId, Shape, Template, TemplatePart,
+    Zone, MAX_DECISIONS, MAX_VARS,
 };
 use crate::check::configure::{Configured, Track};
 use crate::check::consteval::{Const, ConstEnv};
@@ -21,8 +21,8 @@ use crate::syntax::ast::{
 };
 use crate::syntax::Ident;
 
+use super::build::{id16, pc, Asm, Labels, Slots};
 use super::error::LowerError;
-use super::ops::compare;
 use super::passes::decisions;
 
 /// What the declaration `name` lowers to, matched against `pattern`: the checker has made the
@@ -136,10 +136,11 @@ struct Lowerer<'a> {
     syms: Symbols<'a>,
     prog: Program,
     /// Turn variables: each name gets one slot for the whole program.
-    vars: HashMap<String, u8>,
-    next_var: u8,
+    vars: Slots,
     /// `let` sets: each name gets one slot.
-    set_locals: HashMap<String, u8>,
+    set_locals: Slots,
+    /// `place` variables' slots.
+    placed_slots: Slots,
     /// Lowering statements (where unknown names are turn variables), not declarations.
     in_code: bool,
     /// Inside the right side of `where`, axis names mean the candidate cell's coordinates.
@@ -149,8 +150,8 @@ struct Lowerer<'a> {
     dir_vars: HashMap<String, (u8, u16)>,
     /// The `distinct` blocks being lowered, innermost last.
     distinct_stack: Vec<u8>,
-    /// Where each label of the program being lowered was bound ([`LABEL`]).
-    labels: Vec<u32>,
+    /// The labels of the program being lowered.
+    labels: Labels,
     /// The slots of `carried` tokens, which follow `move`.
     carried: Vec<u16>,
 }
@@ -158,12 +159,7 @@ struct Lowerer<'a> {
 impl<'a> Lowerer<'a> {
     fn new(checked: &'a Checked, env: &'a ConstEnv, board: Configured) -> Self {
         let (file, types) = (&checked.file, &checked.types);
-        let geo = &board.geometry;
-        let coords = geo.coords.iter().flatten();
-        let coords = coords
-            .map(|&v| i32::try_from(v).unwrap_or(i32::MAX))
-            .collect();
-        let cells = Board::new(geo.axes.clone(), geo.names.clone(), coords);
+        let cells = Board::configured(&board.geometry);
         let options = crate::check::options::declared(file)
             .map(|d| {
                 let value = env.values.get(&d.name.name).map(Const::text);
@@ -181,15 +177,15 @@ impl<'a> Lowerer<'a> {
                 options,
                 ..Program::default()
             },
-            vars: HashMap::new(),
-            next_var: 0,
-            set_locals: HashMap::new(),
+            vars: Slots::new(MAX_VARS),
+            set_locals: Slots::new(crate::ir::MAX_SET_LOCALS),
+            placed_slots: Slots::new(crate::ir::MAX_PLACED),
             in_code: false,
             in_where: false,
             placed_vars: HashMap::new(),
             dir_vars: HashMap::new(),
             distinct_stack: Vec::new(),
-            labels: Vec::new(),
+            labels: Labels::default(),
             carried: Vec::new(),
         }
     }
@@ -215,11 +211,11 @@ impl<'a> Lowerer<'a> {
                 ItemKind::NoMoves(b) => self.prog.no_moves = self.code(b).map_err(at)?,
                 _ => {}
             }
-            self.ids_fit().map_err(at)?;
+            self.prog.ids_fit().map_err(at)?;
         }
         for item in &file.items {
             self.late_item(item).map_err(|e| e.at(item.span))?;
-            self.ids_fit().map_err(|e| e.at(item.span))?;
+            self.prog.ids_fit().map_err(|e| e.at(item.span))?;
         }
         self.prog.history_ignores = history_ignores(file, &self.prog.counters);
         if self.prog.no_moves.ops.is_empty() {
@@ -288,48 +284,11 @@ impl<'a> Lowerer<'a> {
         self.syms.bound_player = None;
         Ok(ids)
     }
-}
 
-impl Lowerer<'_> {
-    /// Expressions and templates are numbered with 16 bits; past that, their ids would name
-    /// other expressions. Checked after each item, whose span the error then gets.
-    fn ids_fit(&self) -> Result<()> {
-        let max = usize::from(u16::MAX) + 1;
-        for (what, len) in [
-            ("cell-set expressions", self.prog.sets.len()),
-            ("integer expressions", self.prog.ints.len()),
-            ("conditions", self.prog.bools.len()),
-            ("`write` templates", self.prog.templates.len()),
-        ] {
-            if len > max {
-                return Err(LowerError::too_large(what, len, max as u64));
-            }
-        }
-        Ok(())
-    }
-}
-
-fn id16(n: usize) -> Result<u16> {
-    let what = "entries in one table (counters, relations, sets, ...)";
-    u16::try_from(n).map_err(|_| LowerError::too_large(what, n + 1, u64::from(u16::MAX) + 1))
-}
-
-/// The set of `cells`.
-fn cell_set(cells: impl IntoIterator<Item = impl std::borrow::Borrow<usize>>) -> CellSet {
-    let mut set = CellSet::EMPTY;
-    cells.into_iter().for_each(|c| set.insert(*c.borrow()));
-    set
-}
-
-/// A forward jump's target until its place is known: a label's number with this bit set.
-/// [`Lowerer::code`] replaces each by the index its label was bound to.
-const LABEL: u32 = 1 << 31;
-
-fn pc(n: usize) -> Result<u32> {
-    let what = "instructions in one program";
-    match u32::try_from(n) {
-        Ok(pc) if pc < LABEL => Ok(pc),
-        _ => Err(LowerError::too_large(what, n + 1, u64::from(LABEL))),
+    /// Emits at the end of `ops`, into this program.
+    fn asm<'s>(&'s mut self, ops: &'s mut Vec<Op>) -> Asm<'s> {
+        let (prog, labels) = (&mut self.prog, &mut self.labels);
+        Asm { prog, labels, ops }
     }
 }
 

@@ -1,0 +1,386 @@
+//! Building a [`Program`]: what any front end needs to write one, kept apart from the lowering
+//! so that the lowering only translates the checked game.
+//!
+//! - Expressions are added to the program's tables by [`Program::push_set`] and its siblings;
+//!   [`Program::union`], [`Program::not`], [`Program::and_or`] and [`Program::compare`] fold
+//!   constant operands, so every program states a constant test as a constant.
+//! - [`Labels`] assemble forward jumps: a jump names a label until [`Labels::resolve`] puts the
+//!   index of the op its label was bound to.
+//! - [`Asm`] emits ops into one program: the tests and failures the lowering writes, and the
+//!   track statements ([`tracks`]), which have no op of their own.
+//! - [`tables`] copies the checker's configured board tables into the program's.
+//!
+//! Invariant: every id a builder returns indexes the table it was pushed to; past 2^16 entries
+//! ids saturate, and [`Program::ids_fit`] reports it (the lowering calls it after each item).
+
+pub mod tables;
+pub mod tracks;
+
+use std::collections::HashMap;
+
+use super::ops::compare;
+use super::{BoolExpr, BoolId, CellSet, CmpOp, Counter, CounterView, IntExpr, IntId, IntOp, Op};
+use super::{LowerError, DECIMAL_SCALE};
+use super::{Program, SetExpr, SetId};
+
+type Result<T> = std::result::Result<T, LowerError>;
+
+/// The id of the entry `len - 1` of a table: 16 bits, saturating ([`Program::ids_fit`]).
+fn last_id(len: usize) -> u16 {
+    u16::try_from(len - 1).unwrap_or(u16::MAX)
+}
+
+impl Program {
+    pub fn push_set(&mut self, s: SetExpr) -> SetId {
+        self.sets.push(s);
+        last_id(self.sets.len())
+    }
+
+    pub fn push_int(&mut self, i: IntExpr) -> IntId {
+        self.ints.push(i);
+        last_id(self.ints.len())
+    }
+
+    pub fn push_bool(&mut self, b: BoolExpr) -> BoolId {
+        self.bools.push(b);
+        last_id(self.bools.len())
+    }
+
+    /// The cells of set `id` when it is a constant.
+    #[must_use]
+    pub fn const_set(&self, id: SetId) -> Option<CellSet> {
+        match self.sets[usize::from(id)] {
+            SetExpr::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The value of condition `id` when it is a constant.
+    #[must_use]
+    pub fn const_bool(&self, id: BoolId) -> Option<bool> {
+        match self.bools[usize::from(id)] {
+            BoolExpr::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// `a | b`.
+    pub fn union(&mut self, a: SetId, b: SetId) -> SetId {
+        match (self.const_set(a), self.const_set(b)) {
+            (Some(x), Some(y)) => self.push_set(SetExpr::Const(x | y)),
+            _ => self.push_set(SetExpr::Union(a, b)),
+        }
+    }
+
+    /// `not x`.
+    pub fn not(&mut self, x: BoolId) -> BoolId {
+        match self.const_bool(x) {
+            Some(v) => self.push_bool(BoolExpr::Const(!v)),
+            None => self.push_bool(BoolExpr::Not(x)),
+        }
+    }
+
+    /// `a and b` (with `and`) or `a or b`: a constant side decides, or leaves the other.
+    pub fn and_or(&mut self, and: bool, a: BoolId, b: BoolId) -> BoolId {
+        let folded = match (self.const_bool(a), self.const_bool(b)) {
+            (Some(x), _) if x != and => BoolExpr::Const(x),
+            (Some(_), _) => return b,
+            (_, Some(y)) if y != and => BoolExpr::Const(y),
+            (_, Some(_)) => return a,
+            _ if and => BoolExpr::And(a, b),
+            _ => BoolExpr::Or(a, b),
+        };
+        self.push_bool(folded)
+    }
+
+    /// `lhs op rhs` on numbers.
+    pub fn compare(&mut self, op: CmpOp, lhs: IntId, rhs: IntId) -> BoolId {
+        let b = match (&self.ints[usize::from(lhs)], &self.ints[usize::from(rhs)]) {
+            (IntExpr::Const(x), IntExpr::Const(y)) => BoolExpr::Const(compare(op, *x, *y)),
+            _ => BoolExpr::Cmp { op, lhs, rhs },
+        };
+        self.push_bool(b)
+    }
+
+    /// An integer in hundredths, to meet a decimal in a sum or a comparison.
+    pub fn to_decimal(&mut self, value: IntId) -> IntId {
+        let scale = i32::try_from(DECIMAL_SCALE).unwrap_or(1);
+        match self.ints[usize::from(value)] {
+            IntExpr::Const(v) => self.push_int(IntExpr::Const(v.saturating_mul(scale))),
+            _ => {
+                let rhs = self.push_int(IntExpr::Const(scale));
+                let (op, lhs) = (IntOp::Mul, value);
+                self.push_int(IntExpr::Bin { op, lhs, rhs })
+            }
+        }
+    }
+
+    /// Adds a counter's slots, one for each entry of `players` (the player a slot is for);
+    /// returns the first.
+    ///
+    /// # Errors
+    /// When the slots' ids do not fit in 16 bits.
+    pub fn add_counter(
+        &mut self,
+        name: &str,
+        players: &[Option<u8>],
+        initial: i32,
+        view: CounterView,
+    ) -> Result<u16> {
+        let base = id16(self.counters.len())?;
+        let counter = |&player| Counter {
+            name: name.to_string(),
+            player,
+            initial,
+            view,
+        };
+        self.counters.extend(players.iter().map(counter));
+        Ok(base)
+    }
+
+    /// Expressions and templates are numbered with 16 bits; past that, their ids would name
+    /// other expressions.
+    ///
+    /// # Errors
+    /// The first table with more entries than its ids can number.
+    pub fn ids_fit(&self) -> Result<()> {
+        let max = usize::from(u16::MAX) + 1;
+        for (what, len) in [
+            ("cell-set expressions", self.sets.len()),
+            ("integer expressions", self.ints.len()),
+            ("conditions", self.bools.len()),
+            ("`write` templates", self.templates.len()),
+        ] {
+            if len > max {
+                return Err(LowerError::too_large(what, len, max as u64));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The id of entry `n` of a table numbered with 16 bits.
+///
+/// # Errors
+/// When `n` does not fit.
+pub fn id16(n: usize) -> Result<u16> {
+    let what = "entries in one table (counters, relations, sets, ...)";
+    u16::try_from(n).map_err(|_| LowerError::too_large(what, n + 1, u64::from(u16::MAX) + 1))
+}
+
+/// A forward jump's target until its place is known: a label's number with this bit set.
+const LABEL: u32 = 1 << 31;
+
+/// The index of op `n` as a jump target.
+///
+/// # Errors
+/// When a program has more ops than a jump can name.
+pub fn pc(n: usize) -> Result<u32> {
+    let what = "instructions in one program";
+    match u32::try_from(n) {
+        Ok(pc) if pc < LABEL => Ok(pc),
+        _ => Err(LowerError::too_large(what, n + 1, u64::from(LABEL))),
+    }
+}
+
+/// The labels of the program being assembled: a jump to a label made by [`Labels::new_label`]
+/// holds that label until [`Labels::resolve`] replaces it with the index of the op it was bound
+/// to.
+#[derive(Default)]
+pub struct Labels(Vec<u32>);
+
+impl Labels {
+    /// A new label for a forward jump, to be bound with [`Labels::bind`].
+    pub fn new_label(&mut self) -> u32 {
+        self.0.push(0);
+        LABEL | u32::try_from(self.0.len() - 1).unwrap_or(0)
+    }
+
+    /// Binds `label` to the next op of `ops`.
+    ///
+    /// # Errors
+    /// When `ops` is too long for a jump to reach its end.
+    pub fn bind(&mut self, label: u32, ops: &[Op]) -> Result<()> {
+        self.0[(label - LABEL) as usize] = pc(ops.len())?;
+        Ok(())
+    }
+
+    /// Replaces each label in `ops` with the index it was bound to, and forgets the labels.
+    pub fn resolve(&mut self, ops: &mut [Op]) {
+        for op in ops {
+            op.for_each_target(|t| {
+                if *t >= LABEL {
+                    *t = self.0[(*t - LABEL) as usize];
+                }
+            });
+        }
+        self.0.clear();
+    }
+}
+
+/// Numbered slots of a bounded file (turn variables, `let` sets, `place` variables), each
+/// given to a name for the whole program.
+pub struct Slots {
+    names: HashMap<String, u8>,
+    max: usize,
+}
+
+impl Slots {
+    /// An empty file of `max` slots.
+    #[must_use]
+    pub fn new(max: usize) -> Slots {
+        let names = HashMap::new();
+        Slots { names, max }
+    }
+
+    /// The slot of `name`, if it has one.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<u8> {
+        self.names.get(name).copied()
+    }
+
+    /// Whether `name` has a slot.
+    #[must_use]
+    pub fn contains(&self, name: &str) -> bool {
+        self.names.contains_key(name)
+    }
+
+    /// The slot of `name`, the next free one when it has none.
+    ///
+    /// # Errors
+    /// How many slots the program would need (one more than the file holds) when none is free.
+    pub fn slot(&mut self, name: &str) -> std::result::Result<u8, usize> {
+        let next = self.names.len();
+        match self.names.get(name) {
+            Some(&slot) => Ok(slot),
+            None if next >= self.max => Err(next + 1),
+            None => {
+                let slot = u8::try_from(next).map_err(|_| next + 1)?;
+                self.names.insert(name.to_string(), slot);
+                Ok(slot)
+            }
+        }
+    }
+}
+
+/// Ops being emitted at the end of `ops`, with the program whose tables they add to and the
+/// labels of the code being assembled.
+pub struct Asm<'a> {
+    pub prog: &'a mut Program,
+    pub labels: &'a mut Labels,
+    pub ops: &'a mut Vec<Op>,
+}
+
+impl Asm<'_> {
+    /// Pushes `b` and a test of it that jumps, when it is false, to the label returned.
+    pub fn unless(&mut self, b: BoolExpr) -> u32 {
+        let (cond, target) = (self.prog.push_bool(b), self.labels.new_label());
+        self.ops.push(Op::Unless { cond, target });
+        target
+    }
+
+    /// Binds `label` to the next op.
+    ///
+    /// # Errors
+    /// When the program is too long for a jump to reach its end.
+    pub fn bind(&mut self, label: u32) -> Result<()> {
+        self.labels.bind(label, self.ops)
+    }
+
+    /// Ends this way through the program.
+    pub fn fail(&mut self) {
+        let never = self.prog.push_bool(BoolExpr::Const(false));
+        self.ops.push(Op::Require(never));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{CellRef, PlayerRef};
+
+    /// A condition the builder cannot decide.
+    fn unknown(p: &mut Program) -> BoolId {
+        let (lhs, rhs) = (PlayerRef::Mover, PlayerRef::Const(0));
+        p.push_bool(BoolExpr::PlayerEq { eq: true, lhs, rhs })
+    }
+
+    #[test]
+    fn a_constant_side_decides_or_leaves_the_other() {
+        let mut p = Program::default();
+        let (t, f, x) = (
+            p.push_bool(BoolExpr::Const(true)),
+            p.push_bool(BoolExpr::Const(false)),
+            unknown(&mut p),
+        );
+        assert_eq!(p.and_or(true, t, x), x);
+        assert_eq!(p.and_or(false, x, f), x);
+        let (no, yes) = (p.and_or(true, x, f), p.and_or(false, t, x));
+        assert_eq!(
+            (p.const_bool(no), p.const_bool(yes)),
+            (Some(false), Some(true))
+        );
+        let both = p.and_or(true, x, x);
+        assert!(matches!(p.bools[usize::from(both)], BoolExpr::And(..)));
+        let not = p.not(t);
+        assert_eq!(p.const_bool(not), Some(false));
+        let not = p.not(x);
+        assert!(matches!(p.bools[usize::from(not)], BoolExpr::Not(_)));
+    }
+
+    #[test]
+    fn constant_numbers_and_sets_fold() {
+        let mut p = Program::default();
+        let (two, three) = (p.push_int(IntExpr::Const(2)), p.push_int(IntExpr::Const(3)));
+        let less = p.compare(CmpOp::Lt, two, three);
+        assert_eq!(p.const_bool(less), Some(true));
+        let axis = p.push_int(IntExpr::Axis {
+            cell: CellRef::Candidate,
+            axis: 0,
+        });
+        let open = p.compare(CmpOp::Lt, axis, three);
+        assert!(matches!(p.bools[usize::from(open)], BoolExpr::Cmp { .. }));
+        let hundredths = p.to_decimal(three);
+        assert!(matches!(
+            p.ints[usize::from(hundredths)],
+            IntExpr::Const(300)
+        ));
+        let scaled = p.to_decimal(axis);
+        assert!(matches!(
+            p.ints[usize::from(scaled)],
+            IntExpr::Bin { op: IntOp::Mul, .. }
+        ));
+        let a = p.push_set(SetExpr::Const([1, 2].into_iter().collect()));
+        let b = p.push_set(SetExpr::Const([5].into_iter().collect()));
+        let u = p.union(a, b);
+        assert_eq!(p.const_set(u), Some([1, 2, 5].into_iter().collect()));
+        let open = p.push_set(SetExpr::Empty);
+        let u = p.union(a, open);
+        assert!(matches!(p.sets[usize::from(u)], SetExpr::Union(..)));
+    }
+
+    #[test]
+    fn labels_aim_jumps_at_the_op_they_were_bound_before() {
+        let mut labels = Labels::default();
+        let (skip, end) = (labels.new_label(), labels.new_label());
+        let mut ops = vec![Op::Jump(end), Op::Jump(skip), Op::Again];
+        labels.bind(skip, &ops).expect("binds");
+        ops.push(Op::Again);
+        labels.bind(end, &ops).expect("binds");
+        ops.push(Op::Done);
+        labels.resolve(&mut ops);
+        assert!(matches!(ops[..2], [Op::Jump(4), Op::Jump(3)]));
+    }
+
+    #[test]
+    fn a_name_keeps_its_slot_and_the_file_refuses_one_too_many() {
+        let mut slots = Slots::new(2);
+        assert_eq!(
+            (slots.slot("a"), slots.slot("b"), slots.slot("a")),
+            (Ok(0), Ok(1), Ok(0))
+        );
+        assert_eq!(slots.slot("c"), Err(3));
+        assert!(slots.contains("b") && !slots.contains("c"));
+        assert_eq!(slots.get("b"), Some(1));
+    }
+}
