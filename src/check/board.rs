@@ -448,7 +448,7 @@ impl Checker<'_> {
                         self.expect_kind(&lane.player, Sym::Player, None);
                         for cell in &lane.cells {
                             if self.is_cell_name(&cell.name) {
-                                self.uses.record_cell(cell.span);
+                                self.uses.record_cell(cell);
                             }
                             if !self.is_cell_name(&cell.name) {
                                 if self.names.contains_key(&cell.name) {

@@ -8,9 +8,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::consteval::{Const, ConstEnv};
+use super::consteval::{Const, ConstEnv, ConstError};
 use super::error::ConfigureError;
 use super::geometry::{Geometry, GeometryError, MAX_CELLS};
+use super::model::Names;
 use super::Checked;
 use crate::syntax::ast::{
     vector_text, Expr, ExprKind, File, ItemKind, PatternShape, RelItem, ShapeDecl, Vector,
@@ -139,7 +140,7 @@ impl Checked {
         c.relations(file, env)?;
         c.cells(file)?;
         c.constants(file, env)?;
-        c.zones(file, env)?;
+        c.zones(file, &self.names, env)?;
         for item in &file.items {
             if let ItemKind::Pattern { name, shape } = &item.kind {
                 let pattern = c.pattern(&name.name, shape);
@@ -354,19 +355,25 @@ impl Configured {
         Ok(())
     }
 
-    /// Every zone's cells.
-    fn zones(&mut self, file: &File, env: &ConstEnv) -> Result<(), ConfigureError> {
+    /// Every zone's cells; a cell name the board of these options lacks is `E0411`.
+    fn zones(&mut self, file: &File, names: &Names, env: &ConstEnv) -> Result<(), ConfigureError> {
         let eval = super::zones::ZoneEval::new(file, &self.geometry);
         let mut zones = Vec::new();
         for item in &file.items {
             if let ItemKind::Zone { name, cells } = &item.kind {
-                let set = eval
-                    .cells(cells, env)
-                    .map_err(|c| ConfigureError::NotComputable {
-                        what: format!("zone `{}`", name.name),
-                        reason: c.reason(),
-                        span: c.span(),
-                    })?;
+                let set =
+                    eval.cells(cells, env)
+                        .map_err(|c| match names.cell_named_at(c.span()) {
+                            Some(cell) if matches!(c, ConstError::NotConstant(_)) => {
+                                let (name, span) = (cell.to_string(), c.span());
+                                ConfigureError::MissingCell { name, span }
+                            }
+                            _ => ConfigureError::NotComputable {
+                                what: format!("zone `{}`", name.name),
+                                reason: c.reason(),
+                                span: c.span(),
+                            },
+                        })?;
                 let members = set.iter().enumerate().filter(|(_, &m)| m);
                 zones.push((name.name.clone(), members.map(|(c, _)| c).collect()));
             }

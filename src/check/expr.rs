@@ -819,7 +819,7 @@ impl Checker<'_> {
             return t;
         }
         if self.is_cell_name(n) {
-            self.uses.record_cell(id.span);
+            self.uses.record_cell(id);
             if cx.constant == Some(Constant::Board) {
                 let reason = "cells are not known while the board is built".to_string();
                 self.not_constant(cx, id.span, reason);

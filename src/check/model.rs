@@ -120,11 +120,14 @@ impl Names {
         self.uses.at.get(&(span.start, span.end)).copied()
     }
 
-    /// Whether the name at `span` is a cell's name (for the default options: with other
-    /// option values the board may have no such cell).
+    /// The cell name at `span`, if the name there is a cell's (for the default options: with
+    /// other option values the board may have no such cell).
     #[must_use]
-    pub fn names_a_cell(&self, span: crate::syntax::Span) -> bool {
-        self.uses.cells.contains(&(span.start, span.end))
+    pub fn cell_named_at(&self, span: crate::syntax::Span) -> Option<&str> {
+        self.uses
+            .cells
+            .get(&(span.start, span.end))
+            .map(String::as_str)
     }
 
     /// Every place a declaration is used, in source order.
@@ -147,7 +150,8 @@ impl Names {
 #[derive(Clone, Debug, Default)]
 pub struct Uses {
     at: HashMap<(u32, u32), DeclId>,
-    cells: std::collections::HashSet<(u32, u32)>,
+    /// The cell names used, by span.
+    cells: HashMap<(u32, u32), String>,
 }
 
 impl Uses {
@@ -155,8 +159,9 @@ impl Uses {
         self.at.insert((span.start, span.end), decl);
     }
 
-    pub(super) fn record_cell(&mut self, span: crate::syntax::Span) {
-        self.cells.insert((span.start, span.end));
+    pub(super) fn record_cell(&mut self, id: &crate::syntax::Ident) {
+        self.cells
+            .insert((id.span.start, id.span.end), id.name.clone());
     }
 }
 

@@ -84,7 +84,7 @@ impl<'a> Analysis<'a> {
         let at = tokens::word_at(&self.tokens, offset)?;
         let name = at.text(self.source).to_string();
         let span = Span::new(at.start, at.end);
-        if self.names.names_a_cell(span) {
+        if self.names.cell_named_at(span).is_some() {
             return None;
         }
         let whole = (0, self.source.len());

@@ -103,7 +103,7 @@ fn classify_word(a: &Analysis, t: &Token) -> Option<(SemanticTokenType, u32)> {
     if crate::check::builtin_values().any(|b| b == word) {
         return Some((SemanticTokenType::VARIABLE, DEFAULT_LIBRARY));
     }
-    if a.names.names_a_cell(span) || word.starts_with(|c: char| c.is_ascii_digit()) {
+    if a.names.cell_named_at(span).is_some() || word.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
     Some((SemanticTokenType::VARIABLE, 0))

@@ -22,6 +22,7 @@ use super::ops::compare;
 use super::{BoolExpr, BoolId, CellSet, CmpOp, Counter, CounterView, IntExpr, IntId, IntOp, Op};
 use super::{LowerError, DECIMAL_SCALE};
 use super::{Program, SetExpr, SetId};
+use crate::syntax::Span;
 
 type Result<T> = std::result::Result<T, LowerError>;
 
@@ -223,14 +224,20 @@ impl Labels {
 pub struct Slots {
     names: HashMap<String, u8>,
     max: usize,
+    /// The limit's error: the slots needed, the most the file holds, where the one too many is.
+    too_many: fn(usize, usize, Option<Span>) -> LowerError,
 }
 
 impl Slots {
-    /// An empty file of `max` slots.
+    /// An empty file of `max` slots, whose overflow is reported by `too_many`.
     #[must_use]
-    pub fn new(max: usize) -> Slots {
+    pub fn new(max: usize, too_many: fn(usize, usize, Option<Span>) -> LowerError) -> Slots {
         let names = HashMap::new();
-        Slots { names, max }
+        Slots {
+            names,
+            max,
+            too_many,
+        }
     }
 
     /// The slot of `name`, if it has one.
@@ -245,20 +252,21 @@ impl Slots {
         self.names.contains_key(name)
     }
 
-    /// The slot of `name`, the next free one when it has none.
+    /// The slot of `name` (bound at `span`), the next free one when it has none.
     ///
     /// # Errors
-    /// How many slots the program would need (one more than the file holds) when none is free.
-    pub fn slot(&mut self, name: &str) -> std::result::Result<u8, usize> {
+    /// The file's limit, when no slot is free.
+    pub fn slot(&mut self, name: &str, span: Option<Span>) -> Result<u8> {
+        if let Some(&slot) = self.names.get(name) {
+            return Ok(slot);
+        }
         let next = self.names.len();
-        match self.names.get(name) {
-            Some(&slot) => Ok(slot),
-            None if next >= self.max => Err(next + 1),
-            None => {
-                let slot = u8::try_from(next).map_err(|_| next + 1)?;
+        match u8::try_from(next) {
+            Ok(slot) if next < self.max => {
                 self.names.insert(name.to_string(), slot);
                 Ok(slot)
             }
+            _ => Err((self.too_many)(next + 1, self.max, span)),
         }
     }
 }

@@ -358,7 +358,7 @@ impl<'a> Lowerer<'a> {
                     if !self.vars.contains(name) {
                         return Ok(CellRef::Const(u16::try_from(c).unwrap_or(u16::MAX)));
                     }
-                } else if self.syms.names.names_a_cell(n.span) {
+                } else if self.syms.names.cell_named_at(n.span).is_some() {
                     return Err(ConfigureError::MissingCell {
                         name: name.to_string(),
                         span: n.span,
@@ -368,7 +368,7 @@ impl<'a> Lowerer<'a> {
                 if !self.in_code {
                     return err(format!("`{name}` is not known yet"));
                 }
-                Ok(CellRef::Var(self.var(name)?))
+                Ok(CellRef::Var(self.vars.slot(name, Some(n.span))?))
             }
             _ => err("only a picked cell or a cell name can be used here"),
         }

@@ -8,7 +8,7 @@ use super::{
     AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
     CounterView, DirExpr, Finish, HistoryIgnores, IntExpr, IntId, IntOp, Marker, Op, Pattern,
     Piece, Placements, PlayerRef, Program, Relation, SetExpr, SetId, Shape, Template, TemplatePart,
-    Zone, MAX_DECISIONS, MAX_VARS,
+    Zone, MAX_DECISIONS, MAX_PLACED, MAX_SET_LOCALS, MAX_VARS,
 };
 use crate::check::configure::{Configured, Track};
 use crate::check::consteval::{Const, ConstEnv};
@@ -177,9 +177,15 @@ impl<'a> Lowerer<'a> {
                 options,
                 ..Program::default()
             },
-            vars: Slots::new(MAX_VARS),
-            set_locals: Slots::new(crate::ir::MAX_SET_LOCALS),
-            placed_slots: Slots::new(crate::ir::MAX_PLACED),
+            vars: Slots::new(MAX_VARS, |found, max, span| {
+                LowerError::TooManyTurnVariables { found, max, span }
+            }),
+            set_locals: Slots::new(MAX_SET_LOCALS, |found, max, span| {
+                LowerError::TooManySetLocals { found, max, span }
+            }),
+            placed_slots: Slots::new(MAX_PLACED, |found, max, span| {
+                LowerError::TooManyPlaceVariables { found, max, span }
+            }),
             in_code: false,
             in_where: false,
             placed_vars: HashMap::new(),

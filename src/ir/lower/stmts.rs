@@ -16,16 +16,6 @@ impl<'a> Lowerer<'a> {
         Ok(Code::new(ops))
     }
 
-    /// The turn variable `name`, a new one if it has none.
-    pub(super) fn var(&mut self, name: &str) -> Result<u8> {
-        let (max, span) = (MAX_VARS, None);
-        (self.vars.slot(name)).map_err(|found| LowerError::TooManyTurnVariables {
-            found,
-            max,
-            span,
-        })
-    }
-
     fn block(&mut self, block: &Block, ops: &mut Vec<Op>) -> Result<()> {
         for stmt in &block.stmts {
             self.stmt(stmt, ops).map_err(|e| e.at(stmt.span))?;
@@ -42,7 +32,7 @@ impl<'a> Lowerer<'a> {
                     ops.push(Op::Chooser(player));
                 }
                 if let Some(Sym::Relation(relation)) = self.sym(from) {
-                    let slot = self.var(&var.name).map_err(|e| e.at(var.span))?;
+                    let slot = self.vars.slot(&var.name, Some(var.span))?;
                     self.dir_vars.insert(var.name.clone(), (slot, relation));
                     ops.push(Op::PickDir {
                         var: slot,
@@ -50,7 +40,7 @@ impl<'a> Lowerer<'a> {
                     });
                 } else {
                     let from = self.set(from)?;
-                    let var = self.var(&var.name).map_err(|e| e.at(var.span))?;
+                    let var = self.vars.slot(&var.name, Some(var.span))?;
                     ops.push(Op::Pick { var, from });
                 }
             }
@@ -75,15 +65,8 @@ impl<'a> Lowerer<'a> {
                     None => self.prog.push_int(IntExpr::Const(i32::MAX)),
                 };
                 let feet = feet.as_ref().map(|cells| self.set(cells)).transpose()?;
-                let anchor = self.var(&format!("{}.anchor", var.name))?;
-                let (limit, span) = (crate::ir::MAX_PLACED, Some(var.span));
-                let slot = (self.placed_slots.slot(&var.name)).map_err(|found| {
-                    LowerError::TooManyPlaceVariables {
-                        found,
-                        max: limit,
-                        span,
-                    }
-                })?;
+                let anchor = self.vars.slot(&format!("{}.anchor", var.name), None)?;
+                let slot = self.placed_slots.slot(&var.name, Some(var.span))?;
                 let placed = PlacedVar {
                     slot,
                     table,
@@ -124,7 +107,7 @@ impl<'a> Lowerer<'a> {
             }
             StmtKind::Again => ops.push(Op::Again),
             StmtKind::While { cond, body } => {
-                let var = self.var(&format!("#while{}", ops.len()))?;
+                let var = self.vars.slot(&format!("#while{}", ops.len()), None)?;
                 let (cond, exit) = (self.bool(cond)?, self.labels.new_label());
                 ops.push(Op::RepeatStart { var });
                 let head = ops.len();
@@ -239,7 +222,7 @@ impl<'a> Lowerer<'a> {
                 body,
                 range,
             } => {
-                let var = self.var(&format!("#repeat{}", ops.len()))?;
+                let var = self.vars.slot(&format!("#repeat{}", ops.len()), None)?;
                 let (Ok(min), Ok(max)) = (u8::try_from(*min), u8::try_from(*max)) else {
                     return Err(LowerError::RepeatTooLong {
                         found: i64::from((*min).max(*max)),
@@ -293,20 +276,18 @@ impl<'a> Lowerer<'a> {
         match self.ty(value)? {
             Ty::Dir => {
                 let (relation, dir) = self.dir(value)?;
-                let var = self.var(&name.name)?;
+                let var = self.vars.slot(&name.name, Some(name.span))?;
                 self.dir_vars.insert(name.name.clone(), (var, relation));
                 ops.push(Op::SetDir { var, relation, dir });
             }
             Ty::Cell => {
                 let set = self.set(value)?;
-                let var = self.var(&name.name)?;
+                let var = self.vars.slot(&name.name, Some(name.span))?;
                 ops.push(Op::SetVar { var, set });
             }
             _ => {
                 let set = self.set(value)?;
-                let (max, span) = (crate::ir::MAX_SET_LOCALS, Some(name.span));
-                let slot = (self.set_locals.slot(&name.name))
-                    .map_err(|found| LowerError::TooManySetLocals { found, max, span })?;
+                let slot = self.set_locals.slot(&name.name, Some(name.span))?;
                 let replay = true;
                 ops.push(Op::Let { slot, set, replay });
             }
