@@ -382,12 +382,11 @@ mod tests {
 
     #[test]
     fn a_name_keeps_its_slot_and_the_file_refuses_one_too_many() {
-        let mut slots = Slots::new(2);
-        assert_eq!(
-            (slots.slot("a"), slots.slot("b"), slots.slot("a")),
-            (Ok(0), Ok(1), Ok(0))
-        );
-        assert_eq!(slots.slot("c"), Err(3));
+        let too_many = |found, max, span| LowerError::TooManySetLocals { found, max, span };
+        let mut slots = Slots::new(2, too_many);
+        let ids = ["a", "b", "a"].map(|name| slots.slot(name, None));
+        assert_eq!(ids, [Ok(0), Ok(1), Ok(0)]);
+        assert_eq!(slots.slot("c", None), Err(too_many(3, 2, None)));
         assert!(slots.contains("b") && !slots.contains("c"));
         assert_eq!(slots.get("b"), Some(1));
     }
