@@ -110,20 +110,16 @@ impl<'a> Lowerer<'a> {
                 let Some(&cell) = self.board.tokens.get(&name.name) else {
                     return err(format!("token `{}` does not start on a cell", name.name));
                 };
-                let cell = cell as i32;
-                let slot = self
-                    .prog
-                    .add_counter(&name.name, &[None], cell, CounterView::Hidden)?;
+                let (cell, view) = (cell as i32, CounterView::Hidden);
+                let slot = self.prog.add_counter(&name.name, &[None], cell, view)?;
                 self.syms.insert(&name.name, Sym::Token { slot });
                 if *carried {
                     self.carried.push(slot);
                 }
             }
             ItemKind::Track { name, .. } => {
-                let players = vec![None; self.board.geometry.len()];
-                let base = self
-                    .prog
-                    .add_counter(&name.name, &players, 0, CounterView::Plain)?;
+                let (cells, view) = (vec![None; self.board.geometry.len()], CounterView::Plain);
+                let base = self.prog.add_counter(&name.name, &cells, 0, view)?;
                 self.prog.layers.push((name.name.clone(), base));
                 self.syms.insert(&name.name, Sym::Layer { base });
             }
@@ -142,9 +138,8 @@ impl<'a> Lowerer<'a> {
         let Some(&(count, points)) = self.board.shapes.get(self.prog.shapes.len()) else {
             return err(format!("shape `{}` is not configured", name.name));
         };
-        let stock =
-            self.prog
-                .add_counter(&name.name, &[Some(0), Some(1)], count, CounterView::Plain)?;
+        let (players, view) = ([Some(0), Some(1)], CounterView::Plain);
+        let stock = self.prog.add_counter(&name.name, &players, count, view)?;
         let flip = shape.flip.as_ref().map(|(m, _)| m.clone());
         self.prog.shapes.push(Shape {
             name: name.name.clone(),
