@@ -97,6 +97,9 @@ impl std::hash::Hasher for KeyHasher {
 
 type KeySet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>;
 
+/// The most keys a spare key set keeps room for: a rare huge walk does not hold its memory.
+const MAX_SPARE_KEYS: usize = 1 << 16;
+
 /// The enclosing walk's bookkeeping of a `distinct` block, kept while an inner walk runs.
 pub(super) struct DistinctOuter {
     filter: [u64; FILTER_WORDS],
@@ -176,6 +179,9 @@ pub struct Engine<'p> {
     /// Per `distinct` block, the loop heads (position, place and variables) its current walk
     /// has passed (see [`Op::Memo`]).
     memo: Vec<KeySet>,
+    /// Emptied key sets of walks that ended, kept with their room: a walk that starts takes
+    /// one, so listing moves does not grow a new table each time.
+    spare_memo: Vec<KeySet>,
     /// Set by `again` while a move is applied: the mover keeps the turn.
     again: bool,
     /// Whether the moves last listed were chance moves.
@@ -377,6 +383,7 @@ impl<'p> Engine<'p> {
             filters: vec![[0; FILTER_WORDS]; program.distinct_blocks],
             seen_start: vec![0; program.distinct_blocks],
             memo: vec![KeySet::default(); program.distinct_blocks],
+            spare_memo: Vec::new(),
             again: false,
             chance: false,
             overflowed: false,
@@ -1477,7 +1484,7 @@ impl<'p> Engine<'p> {
             filter: std::mem::replace(&mut self.filters[b], [0; FILTER_WORDS]),
             start: std::mem::replace(&mut self.seen_start[b], start),
             len: start,
-            memo: std::mem::take(&mut self.memo[b]),
+            memo: std::mem::replace(&mut self.memo[b], self.spare_memo.pop().unwrap_or_default()),
         }
     }
 
@@ -1487,7 +1494,11 @@ impl<'p> Engine<'p> {
         self.seen[b].truncate(outer.len);
         self.filters[b] = outer.filter;
         self.seen_start[b] = outer.start;
-        self.memo[b] = outer.memo;
+        let mut used = std::mem::replace(&mut self.memo[b], outer.memo);
+        if used.capacity() <= MAX_SPARE_KEYS {
+            used.clear();
+            self.spare_memo.push(used);
+        }
     }
 
     /// Whether the current walk of a `distinct` block reaches this loop head for the first
