@@ -1,6 +1,6 @@
 //! Declarations: players, options, pieces, counters, tokens, tracks, shapes, and the tables
-//! the checker's configured board holds (relations, patterns, placements), copied into the
-//! program's.
+//! the checker's configured board holds (relations, patterns, zones, placements), copied into
+//! the program's ([`crate::ir::build::tables`]).
 
 use super::*;
 

@@ -1,6 +1,7 @@
 //! Checked AST + option values → [`Program`]: the checker's board for these options
 //! ([`Configured`]) copied into tables, names resolved to dense ids, option tests folded away,
-//! statements compiled to bytecode.
+//! statements compiled to bytecode. The lowering only translates: how a program's tables,
+//! folded constants, jumps and slots are written is [`crate::ir::build`]'s.
 
 use std::collections::HashMap;
 
