@@ -4,6 +4,9 @@
 //! - Expressions are added to the program's tables by [`Program::push_set`] and its siblings;
 //!   [`Program::union`], [`Program::not`], [`Program::and_or`] and [`Program::compare`] fold
 //!   constant operands, so every program states a constant test as a constant.
+//! - [`Program::add_counter`] lays out a counter's slots; [`Slots`] hands out the bounded slots
+//!   of turn variables, `let` sets and `place` variables by name, each file with its own limit
+//!   error (E1001-E1003).
 //! - [`Labels`] assemble forward jumps: a jump names a label until [`Labels::resolve`] puts the
 //!   index of the op its label was bound to.
 //! - [`Asm`] emits ops into one program: the tests and failures the lowering writes, and the
@@ -32,16 +35,19 @@ fn last_id(len: usize) -> u16 {
 }
 
 impl Program {
+    /// Adds a cell-set expression; its id.
     pub fn push_set(&mut self, s: SetExpr) -> SetId {
         self.sets.push(s);
         last_id(self.sets.len())
     }
 
+    /// Adds an integer expression; its id.
     pub fn push_int(&mut self, i: IntExpr) -> IntId {
         self.ints.push(i);
         last_id(self.ints.len())
     }
 
+    /// Adds a condition; its id.
     pub fn push_bool(&mut self, b: BoolExpr) -> BoolId {
         self.bools.push(b);
         last_id(self.bools.len())
