@@ -361,19 +361,9 @@ impl Configured {
         let mut zones = Vec::new();
         for item in &file.items {
             if let ItemKind::Zone { name, cells } = &item.kind {
-                let set =
-                    eval.cells(cells, env)
-                        .map_err(|c| match names.cell_named_at(c.span()) {
-                            Some(cell) if matches!(c, ConstError::NotConstant(_)) => {
-                                let (name, span) = (cell.to_string(), c.span());
-                                ConfigureError::MissingCell { name, span }
-                            }
-                            _ => ConfigureError::NotComputable {
-                                what: format!("zone `{}`", name.name),
-                                reason: c.reason(),
-                                span: c.span(),
-                            },
-                        })?;
+                let set = eval
+                    .cells(cells, env)
+                    .map_err(|c| zone_error(&c, names, name))?;
                 let members = set.iter().enumerate().filter(|(_, &m)| m);
                 zones.push((name.name.clone(), members.map(|(c, _)| c).collect()));
             }
@@ -572,4 +562,21 @@ fn vector_names(file: &File, vectors: &[TaggedVector]) -> Vec<String> {
     (vectors.iter())
         .map(|(v, _)| named(v).unwrap_or_else(|| vector_text(v)))
         .collect()
+}
+
+/// Why zone `zone` cannot be computed: a cell name the board of these options lacks (E0411),
+/// else the value that failed (E0408).
+fn zone_error(c: &ConstError, names: &Names, zone: &Ident) -> ConfigureError {
+    let span = c.span();
+    match names.cell_named_at(span) {
+        Some(cell) if matches!(c, ConstError::NotConstant(_)) => ConfigureError::MissingCell {
+            name: cell.to_string(),
+            span,
+        },
+        _ => ConfigureError::NotComputable {
+            what: format!("zone `{}`", zone.name),
+            reason: c.reason(),
+            span,
+        },
+    }
 }
