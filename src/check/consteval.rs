@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::syntax::ast::{
-    decimal_text, BinaryOp, Expr, ExprKind, Template, TemplatePart, UnaryOp, DECIMAL_SCALE,
+    decimal_text, BinaryOp, Expr, ExprKind, File, Template, TemplatePart, UnaryOp, DECIMAL_SCALE,
 };
 use crate::syntax::Span;
 
@@ -76,6 +76,16 @@ pub struct ConstEnv {
 impl ConstEnv {
     pub fn set(&mut self, name: &str, value: Const) {
         self.values.insert(name.to_string(), value);
+    }
+
+    /// Each option `file` declares, with its value as text (empty when it has none).
+    #[must_use]
+    pub fn texts(&self, file: &File) -> Vec<(String, String)> {
+        let text = |name: &String| self.values.get(name).map(Const::text).unwrap_or_default();
+        let options = super::options::declared(file);
+        options
+            .map(|d| (d.name.name.clone(), text(&d.name.name)))
+            .collect()
     }
 
     /// Evaluates an expression.

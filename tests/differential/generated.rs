@@ -25,7 +25,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0x4d40ae0269952f41,
+        fingerprint: 0x5669d569cf9878ce,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
@@ -109,7 +109,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0x5f9d18f0b5c6501b,
+        fingerprint: 0x0b3a97bc524edb09,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0x23bd70d46bdf0974,
+        fingerprint: 0x8eccbad454214300,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,7 +196,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0x0099c22a3372c27e,
+        fingerprint: 0x0ed110fc51cd05ef,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
@@ -233,7 +233,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0x05c8666cb4cd21c5,
+        fingerprint: 0x0fbce590f5a2b47a,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
@@ -250,7 +250,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0x2a98bb8cc1679fe7,
+        fingerprint: 0x9220d615a89fc2a2,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0xd587e5581352db73,
+        fingerprint: 0xb484e274bc4aa8b0,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0x2e7039e1f51d5b5c,
+        fingerprint: 0x48694261b7e63d9f,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -387,7 +387,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0x7d3ed9aec5468137,
+        fingerprint: 0x575d0ee3ff6354a8,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -397,7 +397,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0x8e2e76c59781ac5c,
+        fingerprint: 0xd284424e6825ecc9,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0x51b532168123c210,
+        fingerprint: 0x6f7e7af27bbbde72,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
@@ -3224,7 +3224,7 @@ mod p1 {
     fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
         at8(e, v, &pos, m, g);
@@ -3234,7 +3234,7 @@ mod p1 {
     fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
         at9(e, v, &pos, m, g);
@@ -3304,7 +3304,7 @@ mod p1 {
     #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -3315,7 +3315,7 @@ mod p1 {
     #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -3331,7 +3331,7 @@ mod p1 {
     #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i6(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -3353,7 +3353,7 @@ mod p1 {
     #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -3684,62 +3684,57 @@ mod p1 {
 
     #[inline]
     fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        1
+        -1
     }
 
     #[inline]
     fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        i2(e, pos, v, cand).wrapping_neg()
+        int_op(IntOp::Sub, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
     fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i1(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         31
     }
 
     #[inline]
-    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
+    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
     fn b0<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 0, 82, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
+        compare(CmpOp::Gt, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     /// The cells after each cell along shift 1.
@@ -14110,7 +14105,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -14251,21 +14246,6 @@ mod p10 {
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i6(e, pos, v, cand).wrapping_neg()
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
@@ -14277,16 +14257,11 @@ mod p10 {
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
+        false
     }
 
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        b1(e, pos, v, cand) || b2(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
         let through = s12(e, pos, v, ALL, cand);
         let to = s14(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -23773,41 +23748,21 @@ mod p18 {
 
     #[inline]
     fn i23<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        1
+        -1
     }
 
     #[inline]
     fn i24<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        i23(e, pos, v, cand).wrapping_neg()
+        int_op(IntOp::Sub, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
     fn i25<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i22(e, pos, v, cand), i24(e, pos, v, cand))
+        -1
     }
 
     #[inline]
     fn i26<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
-        i28(e, pos, v, cand).wrapping_neg()
-    }
-
-    #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
@@ -23897,7 +23852,7 @@ mod p18 {
 
     #[inline]
     fn b16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 32, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i29(e, pos, v, cand), i30(e, pos, v, cand))
+        compare(CmpOp::Eq, i25(e, pos, v, cand), i26(e, pos, v, cand))
     }
 
     /// The cells after each cell against shift -1.
@@ -26186,7 +26141,7 @@ mod p19 {
     fn at28(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(0u8);
-        let value = i16(e, &pos, &v, 0);
+        let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
         at29(e, v, &pos, m, g);
@@ -26431,7 +26386,7 @@ mod p19 {
     #[inline]
     fn ap28(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u8);
-        let value = i16(e, &pos, &v, 0);
+        let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -26447,7 +26402,7 @@ mod p19 {
     #[inline]
     fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i17(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -26803,26 +26758,21 @@ mod p19 {
 
     #[inline]
     fn i15<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        1
+        -1
     }
 
     #[inline]
     fn i16<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
-        i15(e, pos, v, cand).wrapping_neg()
-    }
-
-    #[inline]
-    fn i17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
+    fn i17<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i19<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
+    fn i18<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> i32 {
         38
     }
 
@@ -26860,7 +26810,7 @@ mod p19 {
 
     #[inline]
     fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<2, 2, 105, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
+        compare(CmpOp::Ge, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     /// The cells after each cell against shift 4.
@@ -31265,7 +31215,7 @@ mod p23 {
     fn at41(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i20(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at42(e, v, &pos, m, g);
@@ -31293,7 +31243,7 @@ mod p23 {
     fn at44(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(0u16);
-        let value = i21(e, &pos, &v, 0);
+        let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at55(e, v, &pos, m, g);
@@ -31303,7 +31253,7 @@ mod p23 {
     fn at46(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(3u16);
-        let value = i21(e, &pos, &v, 0);
+        let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at55(e, v, &pos, m, g);
@@ -31331,7 +31281,7 @@ mod p23 {
     fn at50(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(19u16);
-        let value = i22(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at55(e, v, &pos, m, g);
@@ -31341,7 +31291,7 @@ mod p23 {
     fn at52(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(16u16);
-        let value = i22(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at55(e, v, &pos, m, g);
@@ -31689,7 +31639,7 @@ mod p23 {
     #[inline(always)]
     fn ap41(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i20(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -31718,7 +31668,7 @@ mod p23 {
     #[inline(always)]
     fn ap44(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(0u16);
-        let value = i21(e, &pos, &v, 0);
+        let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -31729,7 +31679,7 @@ mod p23 {
     #[inline(always)]
     fn ap46(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(3u16);
-        let value = i21(e, &pos, &v, 0);
+        let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -31758,7 +31708,7 @@ mod p23 {
     #[inline(always)]
     fn ap50(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(19u16);
-        let value = i22(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -31769,7 +31719,7 @@ mod p23 {
     #[inline(always)]
     fn ap52(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(16u16);
-        let value = i22(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -31795,7 +31745,7 @@ mod p23 {
     #[inline]
     fn ap57(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i25(e, &pos, &v, 0);
+        let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -31876,7 +31826,7 @@ mod p23 {
     #[inline]
     fn ap73(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i26(e, &pos, &v, 0);
+        let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -32274,22 +32224,22 @@ mod p23 {
 
     #[inline]
     fn i18<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        38
+        34
     }
 
     #[inline]
     fn i19<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        4
+        1
     }
 
     #[inline]
     fn i20<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i18(e, pos, v, cand), i19(e, pos, v, cand))
+        1
     }
 
     #[inline]
     fn i21<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        1
+        -34
     }
 
     #[inline]
@@ -32299,31 +32249,11 @@ mod p23 {
 
     #[inline]
     fn i23<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        4
-    }
-
-    #[inline]
-    fn i24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        38
-    }
-
-    #[inline]
-    fn i25<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i23(e, pos, v, cand), i24(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i26<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i27<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i28<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
+    fn i24<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> i32 {
         38
     }
 
@@ -32439,7 +32369,7 @@ mod p23 {
 
     #[inline]
     fn b17<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 0, 23, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i27(e, pos, v, cand), i28(e, pos, v, cand))
+        compare(CmpOp::Ge, i23(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     /// The cells after each cell against shift 2.
@@ -34536,7 +34466,7 @@ mod p25 {
     #[inline]
     fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -34771,46 +34701,31 @@ mod p25 {
 
     #[inline]
     fn i2<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i3<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[0])
     }
 
     #[inline]
+    fn i4<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+        -1
+    }
+
+    #[inline]
+    fn i5<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
     fn i6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        i6(e, pos, v, cand).wrapping_neg()
-    }
-
-    #[inline]
-    fn i8<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i9<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i10<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
+    fn i7<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         37
     }
 
@@ -34850,7 +34765,7 @@ mod p25 {
 
     #[inline]
     fn b6<const L: usize>(e: &Engine<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
+        compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 }
 
@@ -40464,27 +40379,22 @@ mod p30 {
 
     #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        1
+        -1
     }
 
     #[inline]
     fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        i11(e, pos, v, cand).wrapping_neg()
-    }
-
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Div, i13(e, pos, v, cand), i14(e, pos, v, cand))
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Div, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
@@ -40504,7 +40414,7 @@ mod p30 {
 
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i10(e, pos, v, cand), i12(e, pos, v, cand))
+        compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
@@ -41309,27 +41219,22 @@ mod p31 {
 
     #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        1
+        -1
     }
 
     #[inline]
     fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        i11(e, pos, v, cand).wrapping_neg()
-    }
-
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Div, i13(e, pos, v, cand), i14(e, pos, v, cand))
+    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Div, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
@@ -41349,7 +41254,7 @@ mod p31 {
 
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 15, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i10(e, pos, v, cand), i12(e, pos, v, cand))
+        compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
@@ -49488,7 +49393,7 @@ mod p39 {
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -49605,46 +49510,36 @@ mod p39 {
 
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        0
+        31
     }
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        31
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        31
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i3(e, pos, v, cand), i4(e, pos, v, cand))
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         31
     }
 
@@ -49655,12 +49550,12 @@ mod p39 {
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ne, i5(e, pos, v, cand), i6(e, pos, v, cand))
+        compare(CmpOp::Ne, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 }
 
@@ -50474,7 +50369,7 @@ mod p40 {
 
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let d = e.program().relations[6].turn(0, i8(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i4(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -50565,7 +50460,7 @@ mod p40 {
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i4(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -50575,7 +50470,7 @@ mod p40 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let d = e.program().relations[6].turn(0, i8(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i4(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -50620,7 +50515,7 @@ mod p40 {
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i10(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -50631,7 +50526,7 @@ mod p40 {
     #[inline]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -50758,81 +50653,51 @@ mod p40 {
 
     #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i1(e, pos, v, cand).wrapping_neg()
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        1
+    fn i3<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+        -1
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i6(e, pos, v, cand).wrapping_neg()
+    fn i4<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Rem, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Rem, i5(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i5<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i6<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i7<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i8<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i9<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         40
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i10<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i11<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(1usize + usize::from(1u8))
@@ -50841,23 +50706,23 @@ mod p40 {
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
-        i17(e, pos, v, cand).wrapping_neg()
+    fn i12<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+        i11(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
+    fn i13<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
+        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
+        compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 }
 
@@ -57394,16 +57259,6 @@ mod p44 {
     #[inline]
     fn i44<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(10u16)]
-    }
-
-    #[inline]
-    fn i45<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        10
-    }
-
-    #[inline]
-    fn i46<'p, H: Host<'p, P>, const L: usize>(e: &H, pos: &Pos<1, 3, 26, L>, v: &V, cand: u16) -> i32 {
-        2
     }
 
     #[inline]

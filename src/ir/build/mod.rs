@@ -4,9 +4,9 @@
 //! - Expressions are added to the program's tables by [`Program::push_set`] and its siblings;
 //!   [`Program::union`], [`Program::not`], [`Program::and_or`] and [`Program::compare`] fold
 //!   constant operands, so every program states a constant test as a constant.
-//! - [`Program::add_counter`] lays out a counter's slots; [`Slots`] hands out the bounded slots
-//!   of turn variables, `let` sets and `place` variables by name, each file with its own limit
-//!   error (E1001-E1003).
+//! - [`Program::add_counter`] lays out a counter's slots; [`locals::Locals`] gives each local
+//!   name (picked cell, direction value, `let` set, placed shape) its slot from a bounded file
+//!   ([`Slots`]), each file with its own limit error (E1001-E1003).
 //! - [`Labels`] assemble forward jumps: a jump names a label until [`Labels::resolve`] puts the
 //!   index of the op its label was bound to.
 //! - [`Asm`] emits ops into one program: the tests and failures the lowering writes, and the
@@ -16,15 +16,21 @@
 //! Invariant: every id a builder returns indexes the table it was pushed to; past 2^16 entries
 //! ids saturate, and [`Program::ids_fit`] reports it (the lowering calls it after each item).
 
+pub mod locals;
 pub mod tables;
 pub mod tracks;
 
 use std::collections::HashMap;
 
 use super::ops::compare;
-use super::{BoolExpr, BoolId, CellSet, CmpOp, Counter, CounterView, IntExpr, IntId, IntOp, Op};
-use super::{LowerError, DECIMAL_SCALE};
-use super::{Program, SetExpr, SetId};
+use super::passes::{axis_filter, set_order, static_where};
+use super::{
+    AssignKind, AssignSlot, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter, CounterView,
+    Finish,
+};
+use super::{IntExpr, IntId, IntOp, LowerError, Op, Program, SetExpr, SetId};
+use super::{Template, TemplatePart, DECIMAL_SCALE};
+use crate::syntax::ast::{AssignOp, BinaryOp};
 use crate::syntax::Span;
 
 type Result<T> = std::result::Result<T, LowerError>;
@@ -79,6 +85,58 @@ impl Program {
         }
     }
 
+    /// The union of `sets` (the empty set when there are none).
+    pub fn union_all(&mut self, sets: impl IntoIterator<Item = SetId>) -> SetId {
+        let empty = self.push_set(SetExpr::Const(CellSet::EMPTY));
+        sets.into_iter().fold(empty, |acc, s| self.union(acc, s))
+    }
+
+    /// `a & b`, its cheaper operand first ([`set_order`]).
+    pub fn inter(&mut self, a: SetId, b: SetId) -> SetId {
+        let s = match (self.const_set(a), self.const_set(b)) {
+            (Some(x), Some(y)) => SetExpr::Const(x & y),
+            _ => set_order::inter(self, a, b),
+        };
+        self.push_set(s)
+    }
+
+    /// `a - b`.
+    pub fn diff(&mut self, a: SetId, b: SetId) -> SetId {
+        let s = match (self.const_set(a), self.const_set(b)) {
+            (Some(x), Some(y)) => SetExpr::Const(x - y),
+            _ => SetExpr::Diff(a, b),
+        };
+        self.push_set(s)
+    }
+
+    /// `base where cond`, in the cheapest form the passes find: the cells themselves when they
+    /// are known before play ([`static_where`]), a table lookup when `cond` only reads the
+    /// candidate's coordinates ([`axis_filter`]), else a test of each cell.
+    pub fn filter(&mut self, base: SetId, cond: BoolId) -> SetId {
+        if self.const_bool(cond) == Some(true) {
+            return base;
+        }
+        let s = match static_where::run(self, base, cond) {
+            Some(cells) => SetExpr::Const(cells),
+            None => match axis_filter::run(self, cond) {
+                Some(filter) => {
+                    let f = self.push_set(filter);
+                    if self.const_set(base) == Some(self.board.all) {
+                        return f;
+                    }
+                    SetExpr::Inter(f, base)
+                }
+                None => SetExpr::Where { base, cond },
+            },
+        };
+        self.push_set(s)
+    }
+
+    /// The number `v` (saturated to the IR's 32 bits).
+    pub fn push_const(&mut self, v: i64) -> IntId {
+        self.push_int(IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX)))
+    }
+
     /// `not x`.
     pub fn not(&mut self, x: BoolId) -> BoolId {
         match self.const_bool(x) {
@@ -120,6 +178,50 @@ impl Program {
                 self.push_int(IntExpr::Bin { op, lhs, rhs })
             }
         }
+    }
+
+    /// Adds a `write` or `status` text; its id.
+    pub fn push_template(&mut self, parts: Vec<TemplatePart>) -> u16 {
+        self.templates.push(Template { parts });
+        last_id(self.templates.len())
+    }
+
+    /// Notes `c` as the condition of the `require` at `span` ([`Program::rule_spans`]); a
+    /// condition another `require` already uses is copied first, so each names one statement.
+    pub fn rule_condition(&mut self, c: BoolId, span: Span) -> BoolId {
+        let c = if self.rule_spans.of(c).is_some() {
+            let copy = self.bools[usize::from(c)].clone();
+            self.push_bool(copy)
+        } else {
+            c
+        };
+        let range = (span.start as usize, span.end as usize);
+        self.rule_spans.0.push((c, range));
+        c
+    }
+
+    /// Gives the programs a game leaves out their meaning: no setup, and without `on no
+    /// moves`, a player who cannot move ends the game drawn.
+    pub fn default_programs(&mut self) {
+        if self.no_moves.ops.is_empty() {
+            self.no_moves = Code::new(vec![Op::Finish(Finish::Draw), Op::Done]);
+        }
+        if self.setup.ops.is_empty() {
+            self.setup = Code::new(vec![Op::Done]);
+        }
+    }
+
+    /// A new `distinct` block's number.
+    ///
+    /// # Errors
+    /// When the game has more `distinct` blocks than a move's 8-bit block number can name.
+    pub fn new_distinct_block(&mut self) -> Result<u8> {
+        let found = self.distinct_blocks + 1;
+        let max = u64::from(u8::MAX) + 1;
+        let block = u8::try_from(self.distinct_blocks)
+            .map_err(|_| LowerError::too_large("`distinct` blocks", found, max))?;
+        self.distinct_blocks += 1;
+        Ok(block)
     }
 
     /// Adds a counter's slots, one for each entry of `players` (the player a slot is for);
@@ -173,6 +275,21 @@ impl Program {
 pub fn id16(n: usize) -> Result<u16> {
     let what = "entries in one table (counters, relations, sets, ...)";
     u16::try_from(n).map_err(|_| LowerError::too_large(what, n + 1, u64::from(u16::MAX) + 1))
+}
+
+/// The rounds of `repeat min..max` as a loop counter counts them.
+///
+/// # Errors
+/// E1004, when a bound is past what the counter holds.
+pub fn rounds(min: u32, max: u32) -> Result<(u8, u8)> {
+    match (u8::try_from(min), u8::try_from(max)) {
+        (Ok(min), Ok(max)) => Ok((min, max)),
+        _ => Err(LowerError::RepeatTooLong {
+            found: i64::from(min.max(max)),
+            max: i64::from(u8::MAX),
+            span: None,
+        }),
+    }
 }
 
 /// A forward jump's target until its place is known: a label's number with this bit set.
@@ -246,18 +363,6 @@ impl Slots {
         }
     }
 
-    /// The slot of `name`, if it has one.
-    #[must_use]
-    pub fn get(&self, name: &str) -> Option<u8> {
-        self.names.get(name).copied()
-    }
-
-    /// Whether `name` has a slot.
-    #[must_use]
-    pub fn contains(&self, name: &str) -> bool {
-        self.names.contains_key(name)
-    }
-
     /// The slot of `name` (bound at `span`), the next free one when it has none.
     ///
     /// # Errors
@@ -273,6 +378,47 @@ impl Slots {
                 Ok(slot)
             }
             _ => Err((self.too_many)(next + 1, self.max, span)),
+        }
+    }
+}
+
+impl IntOp {
+    /// The arithmetic of a language operator.
+    #[must_use]
+    pub fn of(op: BinaryOp) -> Option<IntOp> {
+        Some(match op {
+            BinaryOp::Add => IntOp::Add,
+            BinaryOp::Sub => IntOp::Sub,
+            BinaryOp::Mul => IntOp::Mul,
+            BinaryOp::Div => IntOp::Div,
+            BinaryOp::Rem => IntOp::Rem,
+            _ => return None,
+        })
+    }
+}
+
+impl CmpOp {
+    /// The comparison of a language operator.
+    #[must_use]
+    pub fn of(op: BinaryOp) -> Option<CmpOp> {
+        Some(match op {
+            BinaryOp::Eq => CmpOp::Eq,
+            BinaryOp::Ne => CmpOp::Ne,
+            BinaryOp::Lt => CmpOp::Lt,
+            BinaryOp::Le => CmpOp::Le,
+            BinaryOp::Gt => CmpOp::Gt,
+            BinaryOp::Ge => CmpOp::Ge,
+            _ => return None,
+        })
+    }
+}
+
+impl From<AssignOp> for AssignKind {
+    fn from(op: AssignOp) -> AssignKind {
+        match op {
+            AssignOp::Set => AssignKind::Set,
+            AssignOp::Add => AssignKind::Add,
+            AssignOp::Sub => AssignKind::Sub,
         }
     }
 }
@@ -305,6 +451,27 @@ impl Asm<'_> {
     pub fn fail(&mut self) {
         let never = self.prog.push_bool(BoolExpr::Const(false));
         self.ops.push(Op::Require(never));
+    }
+
+    /// Sets the counter at `slot` to the integer `value`.
+    pub fn set_counter(&mut self, slot: u16, value: IntId) {
+        let (slot, op) = (AssignSlot::Global(slot), AssignKind::Set);
+        self.ops.push(Op::Assign { slot, op, value });
+    }
+
+    /// After a piece moves from `from`: each carried token (a counter slot in `carried` holding
+    /// a cell) that stands on `from` moves with it, to the cell `to` (an integer: the cell's id).
+    ///
+    /// # Errors
+    /// When the program is too long for a jump to reach its end.
+    pub fn carry(&mut self, carried: &[u16], from: CellRef, to: IntId) -> Result<()> {
+        for &slot in carried {
+            let (lhs, eq) = (CellRef::Slot(slot), true);
+            let skip = self.unless(BoolExpr::CellEq { eq, lhs, rhs: from });
+            self.set_counter(slot, to);
+            self.bind(skip)?;
+        }
+        Ok(())
     }
 }
 
@@ -393,7 +560,6 @@ mod tests {
         let ids = ["a", "b", "a"].map(|name| slots.slot(name, None));
         assert_eq!(ids, [Ok(0), Ok(1), Ok(0)]);
         assert_eq!(slots.slot("c", None), Err(too_many(3, 2, None)));
-        assert!(slots.contains("b") && !slots.contains("c"));
-        assert_eq!(slots.get("b"), Some(1));
+        assert_eq!(slots.slot("b", None), Ok(1));
     }
 }

@@ -9,7 +9,8 @@ use crate::check::geometry::Geometry;
 use crate::ir::{
     Board, CellSet, LowerError, Pattern, PlacedCell, Placement, Placements, Ray, Relation,
 };
-use crate::ir::{Piece, NO_CELL, NO_DIR};
+use crate::ir::{CounterView, Marker, Piece, SetId, Shape, Zone, NO_CELL, NO_DIR};
+use crate::syntax::ast::{Expr, ExprKind};
 
 impl Board {
     /// The checker's board for these options: its axes, cell names and coordinates.
@@ -92,6 +93,49 @@ impl Piece {
     }
 }
 
+impl Marker {
+    /// A marker drawn as `text` on the cells of `set` (written `cells` in the game), with the
+    /// game's legend or else [`Marker::default_legend`].
+    #[must_use]
+    pub fn drawn(text: &str, set: SetId, legend: Option<&str>, cells: &Expr) -> Marker {
+        let text = text.to_string();
+        let legend = legend.map_or_else(|| Marker::default_legend(cells), str::to_string);
+        Marker { text, set, legend }
+    }
+
+    /// A marker's legend when the game gives none: the names its cells are written with
+    /// (`goal_hexes` reads `goal hexes`, `{ball}` reads `ball`), else `marked`.
+    #[must_use]
+    pub fn default_legend(cells: &Expr) -> String {
+        let name = |e: &Expr| match &e.kind {
+            ExprKind::Name(n) => Some(n.name.replace('_', " ")),
+            _ => None,
+        };
+        let names = match &cells.kind {
+            ExprKind::CellSet(items) => items.iter().map(name).collect::<Option<Vec<_>>>(),
+            _ => name(cells).map(|n| vec![n]),
+        };
+        names.map_or_else(|| "marked".to_string(), |n| n.join(", "))
+    }
+}
+
+impl crate::ir::Program {
+    /// `repetitions ignore ...`: leaves out every slot of the counters named (the checker has
+    /// made each name a counter or `mover`), and the player to move when `mover` is named.
+    pub fn ignore_in_history<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
+        let ignores = &mut self.history_ignores;
+        for name in names {
+            ignores.mover |= name == "mover";
+            let slots = (0..self.counters.len()).filter(|&i| self.counters[i].name == name);
+            ignores
+                .slots
+                .extend(slots.filter_map(|i| u16::try_from(i).ok()));
+        }
+        ignores.slots.sort_unstable();
+        ignores.slots.dedup();
+    }
+}
+
 impl Pattern {
     /// A configured pattern: its instances, listed cell by cell.
     #[must_use]
@@ -154,5 +198,77 @@ impl Placements {
             return Err(LowerError::too_large(what, found, max as u64));
         }
         Ok(table)
+    }
+}
+
+impl crate::ir::Program {
+    /// Adds the table of a `place` statement ([`Placements::configured`]); its id.
+    ///
+    /// # Errors
+    /// When the table is too large, or the program has too many tables.
+    pub fn push_placements(&mut self, conf: &configure::Placements) -> Result<u16> {
+        let id = super::id16(self.placements.len())?;
+        self.placements.push(Placements::configured(conf)?);
+        Ok(id)
+    }
+}
+
+impl crate::ir::Program {
+    /// The checker's relations, patterns and zones for these options as the program's tables,
+    /// each given the id of its index in the checker's list.
+    ///
+    /// # Errors
+    /// When a table has more entries than 16-bit ids can number.
+    pub fn add_configured(&mut self, board: &configure::Configured) -> Result<()> {
+        let cells = board.geometry.len();
+        let relations = board.relations.iter();
+        self.relations = relations.map(|r| Relation::configured(r, cells)).collect();
+        self.patterns = board.patterns.iter().map(Pattern::configured).collect();
+        let zone = |(name, cells): &(String, Vec<usize>)| Zone {
+            name: name.clone(),
+            cells: cells.iter().copied().collect(),
+        };
+        self.zones = board.zones.iter().map(zone).collect();
+        let longest = (self.relations.len()).max(self.patterns.len().max(self.zones.len()));
+        super::id16(longest.saturating_sub(1)).map(|_| ())
+    }
+
+    /// Adds a shape with its stock of `count` copies per player, each worth `points`, and the
+    /// mark `flip` of an upside-down copy.
+    ///
+    /// # Errors
+    /// When the game has more shapes than a move's 8-bit shape index can name.
+    pub fn add_shape(
+        &mut self,
+        name: &str,
+        (count, points): (i32, i32),
+        flip: Option<String>,
+    ) -> Result<()> {
+        let found = self.shapes.len() + 1;
+        if found > usize::from(u8::MAX) {
+            return Err(LowerError::too_large("shapes", found, u8::MAX.into()));
+        }
+        let stock = self.add_counter(name, &[Some(0), Some(1)], count, CounterView::Plain)?;
+        let name = name.to_string();
+        self.shapes.push(Shape {
+            name,
+            count,
+            points,
+            flip,
+            stock,
+        });
+        Ok(())
+    }
+
+    /// Adds a per-cell counter (or a track's counts), one slot for each cell of the board;
+    /// returns its first slot.
+    ///
+    /// # Errors
+    /// When the slots' ids do not fit in 16 bits.
+    pub fn add_layer(&mut self, name: &str, initial: i32, view: CounterView) -> Result<u16> {
+        let cells = vec![None; self.board.len()];
+        let base = self.add_counter(name, &cells, initial, view)?;
+        self.layers.push((name.to_string(), base));
+        Ok(base)
     }
 }

@@ -18,22 +18,28 @@ impl<'a> Lowerer<'a> {
                     | ItemKind::Track { .. }
             )
         };
-        for r in &self.board.relations {
-            self.syms
-                .insert(&r.name, Sym::Relation(id16(self.prog.relations.len())?));
-            let relation = Relation::configured(r, self.board.geometry.len());
-            self.prog.relations.push(relation);
-        }
-        for p in &self.board.patterns {
-            self.syms
-                .insert(&p.name, Sym::Pattern(id16(self.prog.patterns.len())?));
-            self.prog.patterns.push(Pattern::configured(p));
-        }
-        for (name, cells) in &self.board.zones {
-            self.syms
-                .insert(name, Sym::Zone(id16(self.prog.zones.len())?));
-            let (name, cells) = (name.clone(), cells.iter().copied().collect());
-            self.prog.zones.push(Zone { name, cells });
+        self.prog.add_configured(&self.board)?;
+        let b = &self.board;
+        let relations = b
+            .relations
+            .iter()
+            .map(|r| (&r.name, Sym::Relation as fn(u16) -> _));
+        let patterns = b
+            .patterns
+            .iter()
+            .map(|p| (&p.name, Sym::Pattern as fn(u16) -> _));
+        let zones = b
+            .zones
+            .iter()
+            .map(|(name, _)| (name, Sym::Zone as fn(u16) -> _));
+        for names in [
+            relations.collect::<Vec<_>>(),
+            patterns.collect(),
+            zones.collect(),
+        ] {
+            for ((name, sym), i) in names.into_iter().zip(0..) {
+                self.syms.insert(name, sym(i));
+            }
         }
         let items = &self.file.items;
         for item in items.iter().filter(|i| first(i)) {
@@ -61,19 +67,21 @@ impl<'a> Lowerer<'a> {
                     self.syms.insert(&p.name, Sym::Player(i as u8));
                 }
             }
-            // A word option needs no symbol: its tests fold with its value (`ConstEnv::eval`).
-            ItemKind::Option(o) => {
-                if let Some(Const::Int(v) | Const::Decimal(v)) = self.env.values.get(&o.name.name) {
-                    self.syms.insert(&o.name.name, Sym::IntConst(*v));
-                }
-            }
             ItemKind::Piece { name, symbols } => {
                 let k = u8::try_from(self.prog.pieces.len()).unwrap_or(0);
                 self.syms.insert(&name.name, Sym::Piece(k));
                 let symbols = symbols.iter().map(|(s, _)| s.clone()).collect();
                 self.prog.pieces.push(Piece::drawn(&name.name, symbols));
             }
-            ItemKind::Shape(shape) => self.shape(shape)?,
+            ItemKind::Shape(shape) => {
+                let Some(&stock) = self.board.shapes.get(self.prog.shapes.len()) else {
+                    return err(format!("shape `{}` is not configured", shape.name.name));
+                };
+                let flip = shape.flip.as_ref().map(|(mark, _)| mark.clone());
+                let at = shape.name.span;
+                let added = self.prog.add_shape(&shape.name.name, stock, flip);
+                added.map_err(|e| e.at(at))?;
+            }
             ItemKind::Counter {
                 name,
                 per_player,
@@ -89,17 +97,17 @@ impl<'a> Lowerer<'a> {
                     }
                 };
                 let initial = self.board.starts.get(&name.name).copied().unwrap_or(0);
-                let players = match (per_cell, per_player) {
-                    (true, _) => vec![None; self.board.geometry.len()],
-                    (false, true) => vec![Some(0), Some(1)],
-                    (false, false) => vec![None],
-                };
-                let base = self.prog.add_counter(&name.name, &players, initial, view)?;
-                let sym = if *per_cell {
-                    self.prog.layers.push((name.name.clone(), base));
-                    Sym::Layer { base }
+                let players = if *per_player {
+                    &[Some(0), Some(1)][..]
                 } else {
-                    Sym::Counter { base }
+                    &[None]
+                };
+                let sym = if *per_cell {
+                    let base = self.prog.add_layer(&name.name, initial, view)?;
+                    Sym::Layer(base)
+                } else {
+                    let base = self.prog.add_counter(&name.name, players, initial, view)?;
+                    Sym::Counter(base)
                 };
                 self.syms.insert(&name.name, sym);
             }
@@ -112,53 +120,25 @@ impl<'a> Lowerer<'a> {
                 };
                 let (cell, view) = (cell as i32, CounterView::Hidden);
                 let slot = self.prog.add_counter(&name.name, &[None], cell, view)?;
-                self.syms.insert(&name.name, Sym::Token { slot });
+                self.syms.insert(&name.name, Sym::Token(slot));
                 if *carried {
                     self.carried.push(slot);
                 }
             }
             ItemKind::Track { name, .. } => {
-                let (cells, view) = (vec![None; self.board.geometry.len()], CounterView::Plain);
-                let base = self.prog.add_counter(&name.name, &cells, 0, view)?;
-                self.prog.layers.push((name.name.clone(), base));
-                self.syms.insert(&name.name, Sym::Layer { base });
+                let base = self.prog.add_layer(&name.name, 0, CounterView::Plain)?;
+                self.syms.insert(&name.name, Sym::Layer(base));
             }
             _ => {}
         }
         Ok(())
     }
 
-    /// A shape's declaration: its stock counters and its cells.
-    fn shape(&mut self, shape: &'a crate::syntax::ast::ShapeDecl) -> Result<()> {
-        let name = &shape.name;
-        let found = self.prog.shapes.len() + 1;
-        if found > usize::from(u8::MAX) {
-            return Err(LowerError::too_large("shapes", found, u8::MAX.into()).at(name.span));
-        }
-        let Some(&(count, points)) = self.board.shapes.get(self.prog.shapes.len()) else {
-            return err(format!("shape `{}` is not configured", name.name));
-        };
-        let (players, view) = ([Some(0), Some(1)], CounterView::Plain);
-        let stock = self.prog.add_counter(&name.name, &players, count, view)?;
-        let flip = shape.flip.as_ref().map(|(m, _)| m.clone());
-        self.prog.shapes.push(Shape {
-            name: name.name.clone(),
-            count,
-            points,
-            flip,
-            stock,
-        });
-        Ok(())
-    }
-
     /// A `place` statement's table: the configured placements along `turned`.
     pub(super) fn placements(&mut self, turned: &str) -> Result<u16> {
-        let Some(conf) = self.board.placements.get(turned) else {
-            return err(format!("no placements along `{turned}`"));
-        };
-        let table = Placements::configured(conf)?;
-        let id = id16(self.prog.placements.len())?;
-        self.prog.placements.push(table);
-        Ok(id)
+        match self.board.placements.get(turned) {
+            Some(conf) => self.prog.push_placements(conf),
+            None => err(format!("no placements along `{turned}`")),
+        }
     }
 }

@@ -4,18 +4,17 @@
 
 use super::*;
 use crate::check::model::{Func, Value};
+use crate::ir::build::locals::Placed;
 use crate::ir::build::tracks::waiting;
-use crate::ir::passes::{axis_filter, set_order, static_where};
 
 /// A set of cells built from a relation and a set of cells.
 type RelationSet = fn(u16, SetId) -> SetExpr;
 
 /// The built-ins from a relation and a set of cells to a set of cells.
-const RELATION_SETS: [(Func, RelationSet); 4] = [
+const RELATION_SETS: [(Func, RelationSet); 3] = [
     (Func::All, |relation, of| SetExpr::All { relation, of }),
     (Func::None, |relation, of| SetExpr::None { relation, of }),
     (Func::Any, |relation, of| SetExpr::Any { relation, of }),
-    (Func::Step, |relation, of| SetExpr::Step { relation, of }),
 ];
 
 /// Argument `i` of a built-in's call (the checker has matched them to its signature).
@@ -102,9 +101,9 @@ impl<'a> Lowerer<'a> {
     fn dir_at(&mut self, e: &Expr) -> Result<(u16, DirExpr)> {
         let args = match &e.kind {
             ExprKind::Name(n) => {
-                return match self.dir_vars.get(&n.name) {
-                    Some(&(slot, relation)) => Ok((relation, DirExpr::Var(slot))),
-                    None => err(format!("`{}` is not a direction value", n.name)),
+                return match self.locals.get(&n.name) {
+                    Some(Local::Dir { var, relation }) => Ok((relation, DirExpr::Var(var))),
+                    _ => err(format!("`{}` is not a direction value", n.name)),
                 }
             }
             ExprKind::Unary {
@@ -150,20 +149,13 @@ impl<'a> Lowerer<'a> {
         self.ty(e).is_ok_and(|t| t == Ty::Dir)
     }
 
-    /// `d in R`: per player, the vectors of `d`'s relation that are `R`'s for that player.
-    fn dir_members(&self, relation: u16, other: &Expr) -> Result<[u64; 2]> {
-        let mine = &self.prog.relations[usize::from(relation)].name;
-        let members = match &other.kind {
-            ExprKind::Name(n) => self.board.vector_masks(mine, &n.name),
-            _ => None,
-        };
-        members.ok_or_else(|| LowerError::internal("expected a relation after `in`"))
-    }
-
     /// The `place` variable an expression names, if it does.
-    fn placed(&self, e: &Expr) -> Option<PlacedVar> {
+    fn placed(&self, e: &Expr) -> Option<Placed> {
         match &e.kind {
-            ExprKind::Name(n) => self.placed_vars.get(&n.name).copied(),
+            ExprKind::Name(n) => match self.locals.get(&n.name) {
+                Some(Local::Placed(p)) => Some(p),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -191,12 +183,9 @@ impl<'a> Lowerer<'a> {
                     table: p.table,
                 }
             }
-            ExprKind::Name(n) => match (
-                self.set_locals.get(&n.name),
-                self.types.value(e),
-                self.sym(e),
-            ) {
-                (Some(slot), ..) => SetExpr::Local(slot),
+            ExprKind::Name(n) => match (self.locals.get(&n.name), self.types.value(e), self.sym(e))
+            {
+                (Some(Local::Set(slot)), ..) => SetExpr::Local(slot),
                 (_, Some(Value::Empty), _) => SetExpr::Empty,
                 (_, Some(Value::Occupied), _) => SetExpr::Occupied,
                 (_, Some(Value::Own), _) => SetExpr::PlayerPieces(PlayerRef::Mover),
@@ -217,40 +206,26 @@ impl<'a> Lowerer<'a> {
                 return Ok(acc);
             }
             ExprKind::Call { args, .. } => self.set_call(self.func(e)?, args)?,
-            ExprKind::Binary { op, lhs, rhs } => match op {
-                BinaryOp::Union | BinaryOp::Inter | BinaryOp::Sub => {
-                    let (a, b) = (self.set(lhs)?, self.set(rhs)?);
-                    match (op, self.prog.const_set(a), self.prog.const_set(b)) {
-                        (BinaryOp::Union, ..) => return Ok(self.prog.union(a, b)),
-                        (BinaryOp::Inter, Some(x), Some(y)) => SetExpr::Const(x & y),
-                        (BinaryOp::Inter, ..) => set_order::inter(&self.prog, a, b),
-                        (_, Some(x), Some(y)) => SetExpr::Const(x - y),
-                        _ => SetExpr::Diff(a, b),
-                    }
-                }
-                BinaryOp::Where => {
-                    let base = self.set(lhs)?;
-                    let outer = std::mem::replace(&mut self.in_where, true);
-                    let cond = self.bool(rhs);
-                    self.in_where = outer;
-                    let cond = cond?;
-                    match static_where::run(&self.prog, base, cond) {
-                        _ if self.prog.const_bool(cond) == Some(true) => return Ok(base),
-                        Some(cells) => SetExpr::Const(cells),
-                        None => match axis_filter::run(&self.prog, cond) {
-                            Some(filter) => {
-                                let f = self.prog.push_set(filter);
-                                if self.prog.const_set(base) == Some(self.prog.board.all) {
-                                    return Ok(f);
-                                }
-                                SetExpr::Inter(f, base)
-                            }
-                            None => SetExpr::Where { base, cond },
-                        },
-                    }
-                }
-                _ => return err(format!("`{}` does not give a set of cells", op.symbol())),
-            },
+            ExprKind::Binary {
+                op: BinaryOp::Where,
+                lhs,
+                rhs,
+            } => {
+                let base = self.set(lhs)?;
+                let outer = std::mem::replace(&mut self.in_where, true);
+                let cond = self.bool(rhs);
+                self.in_where = outer;
+                return Ok(self.prog.filter(base, cond?));
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let (a, b) = (self.set(lhs)?, self.set(rhs)?);
+                return match op {
+                    BinaryOp::Union => Ok(self.prog.union(a, b)),
+                    BinaryOp::Inter => Ok(self.prog.inter(a, b)),
+                    BinaryOp::Sub => Ok(self.prog.diff(a, b)),
+                    _ => err(format!("`{}` does not give a set of cells", op.symbol())),
+                };
+            }
             _ => SetExpr::Single(self.cell(e)?),
         };
         Ok(self.prog.push_set(s))
@@ -275,23 +250,15 @@ impl<'a> Lowerer<'a> {
                 });
                 SetExpr::Union(x, y)
             }
-            Func::Step if self.is_dir(a(0)?) => {
-                let (relation, dir) = self.dir(a(0)?)?;
-                let of = self.set(a(1)?)?;
-                SetExpr::StepDir { relation, dir, of }
-            }
+            Func::Step => match (self.relation_or_dir(a(0)?)?, self.set(a(1)?)?) {
+                ((relation, Some(dir)), of) => SetExpr::StepDir { relation, dir, of },
+                ((relation, None), of) => SetExpr::Step { relation, of },
+            },
             Func::Ray | Func::Run => {
-                let (relation, dir) = if self.is_dir(a(0)?) {
-                    let (r, d) = self.dir(a(0)?)?;
-                    (r, Some(d))
-                } else {
-                    (self.relation(a(0)?)?, None)
-                };
+                let (relation, dir) = self.relation_or_dir(a(0)?)?;
                 let from = self.cell(a(1)?)?;
-                let run = match func {
-                    Func::Run => Some(self.set(a(2)?)?),
-                    _ => None,
-                };
+                // `run` takes the set its cells must stay in; `ray` has no third argument.
+                let run = args.get(2).map(|cells| self.set(cells)).transpose()?;
                 SetExpr::Line {
                     relation,
                     dir,
@@ -339,6 +306,15 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// A relation, or a direction value and its relation.
+    fn relation_or_dir(&mut self, e: &Expr) -> Result<(u16, Option<DirExpr>)> {
+        if self.is_dir(e) {
+            let (relation, dir) = self.dir(e)?;
+            return Ok((relation, Some(dir)));
+        }
+        Ok((self.relation(e)?, None))
+    }
+
     pub(super) fn cell(&mut self, e: &Expr) -> Result<CellRef> {
         self.lower(e, Self::cell_at)
     }
@@ -351,24 +327,20 @@ impl<'a> Lowerer<'a> {
             },
             ExprKind::Name(n) => {
                 let name = n.name.as_str();
-                if let Some(Sym::Token { slot }) = self.syms.get(name) {
+                if let Some(Local::Cell(var)) = self.locals.get(name) {
+                    return Ok(CellRef::Var(var));
+                }
+                if let Some(Sym::Token(slot)) = self.syms.get(name) {
                     return Ok(CellRef::Slot(*slot));
                 }
                 if let Some(&c) = self.board.geometry.by_name.get(name) {
-                    if !self.vars.contains(name) {
-                        return Ok(CellRef::Const(u16::try_from(c).unwrap_or(u16::MAX)));
-                    }
-                } else if self.syms.names.cell_named_at(n.span).is_some() {
-                    return Err(ConfigureError::MissingCell {
-                        name: name.to_string(),
-                        span: n.span,
-                    }
-                    .into());
+                    return Ok(CellRef::Const(u16::try_from(c).unwrap_or(u16::MAX)));
                 }
-                if !self.in_code {
-                    return err(format!("`{name}` is not known yet"));
+                if self.syms.names.cell_named_at(n.span).is_some() {
+                    let (name, span) = (name.to_string(), n.span);
+                    return Err(ConfigureError::MissingCell { name, span }.into());
                 }
-                Ok(CellRef::Var(self.vars.slot(name, Some(n.span))?))
+                Ok(CellRef::Var(self.locals.cell(name, n.span)?))
             }
             _ => err("only a picked cell or a cell name can be used here"),
         }
@@ -395,29 +367,23 @@ impl<'a> Lowerer<'a> {
     }
 
     fn int_at(&mut self, e: &Expr) -> Result<IntId> {
+        // Every name is unique (E0102), so an expression the options decide reads no variable.
         if let Ok(Const::Int(v) | Const::Decimal(v)) = self.env.eval(e) {
-            if !self.mentions_runtime_name(e) {
-                return Ok(self
-                    .prog
-                    .push_int(IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX))));
-            }
+            return Ok(self.prog.push_const(v));
         }
         let axis = |this: &Self, name: &str| {
             let axis = this.board.geometry.axes.iter().position(|a| a == name)?;
             Some(u8::try_from(axis).unwrap_or(0))
         };
         let i = match &e.kind {
-            ExprKind::Int(v) | ExprKind::Decimal(v) => {
-                IntExpr::Const(i32::try_from(*v).unwrap_or(i32::MAX))
-            }
+            ExprKind::Int(v) | ExprKind::Decimal(v) => return Ok(self.prog.push_const(*v)),
             ExprKind::Name(n) => match (self.sym(e), axis(self, &n.name)) {
-                (_, Some(axis)) if self.in_where && !self.vars.contains(&n.name) => IntExpr::Axis {
+                (_, Some(axis)) if self.in_where => IntExpr::Axis {
                     cell: CellRef::Candidate,
                     axis,
                 },
-                (Some(Sym::IntConst(v)), _) => IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX)),
-                (Some(Sym::Counter { base, .. }), _) => IntExpr::Counter(base),
-                (Some(Sym::Layer { base }), _) if self.in_where => IntExpr::CellCounter {
+                (Some(Sym::Counter(base)), _) => IntExpr::Counter(base),
+                (Some(Sym::Layer(base)), _) if self.in_where => IntExpr::CellCounter {
                     base,
                     cell: CellRef::Candidate,
                 },
@@ -432,11 +398,11 @@ impl<'a> Lowerer<'a> {
                 IntExpr::Axis { cell, axis }
             }
             ExprKind::Index { base, index } => match self.sym(base) {
-                Some(Sym::Layer { base }) => IntExpr::CellCounter {
+                Some(Sym::Layer(base)) => IntExpr::CellCounter {
                     base,
                     cell: self.cell(index)?,
                 },
-                Some(Sym::Counter { base, .. }) => IntExpr::PlayerCounter {
+                Some(Sym::Counter(base)) => IntExpr::PlayerCounter {
                     base,
                     player: self.player(index)?,
                 },
@@ -465,13 +431,8 @@ impl<'a> Lowerer<'a> {
                 operand,
             } => IntExpr::Neg(self.int(operand)?),
             ExprKind::Binary { op, lhs, rhs } => {
-                let op = match op {
-                    BinaryOp::Add => IntOp::Add,
-                    BinaryOp::Sub => IntOp::Sub,
-                    BinaryOp::Mul => IntOp::Mul,
-                    BinaryOp::Div => IntOp::Div,
-                    BinaryOp::Rem => IntOp::Rem,
-                    _ => return err("expected a number"),
+                let Some(op) = IntOp::of(*op) else {
+                    return err("expected a number");
                 };
                 // A sum with a decimal side is in hundredths: its integer side is scaled. A
                 // product or quotient keeps the decimal side's scale.
@@ -494,33 +455,13 @@ impl<'a> Lowerer<'a> {
         Ok(self.prog.to_decimal(value))
     }
 
-    /// Whether a name in the expression means something else than its option value here
-    /// (a turn variable or, inside `where`, an axis).
-    fn mentions_runtime_name(&self, e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Name(n) => {
-                self.vars.contains(&n.name)
-                    || self.set_locals.contains(&n.name)
-                    || (self.in_where && self.board.geometry.axes.contains(&n.name))
-            }
-            ExprKind::Unary { operand, .. } => self.mentions_runtime_name(operand),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                self.mentions_runtime_name(lhs) || self.mentions_runtime_name(rhs)
-            }
-            ExprKind::Call { args, .. } => args.iter().any(|a| self.mentions_runtime_name(a)),
-            _ => true,
-        }
-    }
-
     pub(super) fn bool(&mut self, e: &Expr) -> Result<BoolId> {
         self.lower(e, Self::bool_at)
     }
 
     fn bool_at(&mut self, e: &Expr) -> Result<BoolId> {
-        if !self.mentions_runtime_name(e) {
-            if let Ok(Const::Bool(v)) = self.env.eval(e) {
-                return Ok(self.prog.push_bool(BoolExpr::Const(v)));
-            }
+        if let Ok(Const::Bool(v)) = self.env.eval(e) {
+            return Ok(self.prog.push_bool(BoolExpr::Const(v)));
         }
         let (op, lhs, rhs) = match &e.kind {
             ExprKind::Unary {
@@ -564,7 +505,15 @@ impl<'a> Lowerer<'a> {
             }
             BinaryOp::In if self.is_dir(lhs) => {
                 let (relation, dir) = self.dir(lhs)?;
-                let members = self.dir_members(relation, rhs)?;
+                // Per player, the vectors of `dir`'s relation that are `rhs`'s for that player.
+                let mine = &self.prog.relations[usize::from(relation)].name;
+                let members = match &rhs.kind {
+                    ExprKind::Name(n) => self.board.vector_masks(mine, &n.name),
+                    _ => None,
+                };
+                let Some(members) = members else {
+                    return err("expected a relation after `in`");
+                };
                 BoolExpr::DirIn {
                     relation,
                     dir,
@@ -576,14 +525,8 @@ impl<'a> Lowerer<'a> {
                 set: self.set(rhs)?,
             },
             _ => {
-                let cmp = match op {
-                    BinaryOp::Eq => CmpOp::Eq,
-                    BinaryOp::Ne => CmpOp::Ne,
-                    BinaryOp::Lt => CmpOp::Lt,
-                    BinaryOp::Le => CmpOp::Le,
-                    BinaryOp::Gt => CmpOp::Gt,
-                    BinaryOp::Ge => CmpOp::Ge,
-                    _ => return err("expected a condition"),
+                let Some(cmp) = CmpOp::of(op) else {
+                    return err("expected a condition");
                 };
                 let eq = cmp == CmpOp::Eq;
                 match self.ty(lhs)? {

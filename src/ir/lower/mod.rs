@@ -3,13 +3,10 @@
 //! statements compiled to bytecode. The lowering only translates: how a program's tables,
 //! folded constants, jumps and slots are written is [`crate::ir::build`]'s.
 
-use std::collections::HashMap;
-
 use super::{
-    AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
-    CounterView, DirExpr, Finish, HistoryIgnores, IntExpr, IntId, IntOp, Marker, Op, Pattern,
-    Piece, Placements, PlayerRef, Program, Relation, SetExpr, SetId, Shape, Template, TemplatePart,
-    Zone, MAX_DECISIONS, MAX_PLACED, MAX_SET_LOCALS, MAX_VARS,
+    AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, CounterView,
+    DirExpr, Finish, IntExpr, IntId, IntOp, Marker, Op, Piece, PlayerRef, Program, SetExpr, SetId,
+    TemplatePart,
 };
 use crate::check::configure::{Configured, Track};
 use crate::check::consteval::{Const, ConstEnv};
@@ -22,7 +19,8 @@ use crate::syntax::ast::{
 };
 use crate::syntax::Ident;
 
-use super::build::{id16, pc, Asm, Labels, Slots};
+use super::build::locals::{Local, Locals};
+use super::build::{pc, rounds, Asm, Labels};
 use super::error::LowerError;
 use super::passes::decisions;
 
@@ -57,25 +55,21 @@ pub fn lower(checked: &Checked, options: &ConstEnv, board: Configured) -> Result
     Lowerer::new(checked, options, board).run()
 }
 
+/// What a declaration lowers to. An option needs none: the expressions it decides fold with
+/// its value ([`ConstEnv::eval`]).
 #[derive(Clone, Copy)]
 enum Sym<'a> {
-    IntConst(i64),
     Player(u8),
     Relation(u16),
     Pattern(u16),
     Zone(u16),
     Piece(u8),
-    Counter {
-        base: u16,
-    },
+    /// A counter: its first slot (player 0's for a counter per player).
+    Counter(u16),
     /// A per-cell counter (or a track's counts): the slot of cell 0.
-    Layer {
-        base: u16,
-    },
+    Layer(u16),
     /// A token: the counter slot holding its cell.
-    Token {
-        slot: u16,
-    },
+    Token(u16),
     /// A define: its body and its parameters (none for a plain define).
     Define(&'a Expr, &'a [Ident]),
 }
@@ -119,14 +113,6 @@ impl<'a> Symbols<'a> {
     }
 }
 
-/// A `place` variable: its slot, its table and the turn variable holding its anchor.
-#[derive(Clone, Copy, Debug)]
-struct PlacedVar {
-    slot: u8,
-    table: u16,
-    anchor: u8,
-}
-
 struct Lowerer<'a> {
     file: &'a File,
     /// The checker's type of every expression.
@@ -136,19 +122,10 @@ struct Lowerer<'a> {
     board: Configured,
     syms: Symbols<'a>,
     prog: Program,
-    /// Turn variables: each name gets one slot for the whole program.
-    vars: Slots,
-    /// `let` sets: each name gets one slot.
-    set_locals: Slots,
-    /// `place` variables' slots.
-    placed_slots: Slots,
-    /// Lowering statements (where unknown names are turn variables), not declarations.
-    in_code: bool,
+    /// The local names bound so far and their slots.
+    locals: Locals,
     /// Inside the right side of `where`, axis names mean the candidate cell's coordinates.
     in_where: bool,
-    placed_vars: HashMap<String, PlacedVar>,
-    /// Direction variables (`pick d in R`): their slot and relation.
-    dir_vars: HashMap<String, (u8, u16)>,
     /// The `distinct` blocks being lowered, innermost last.
     distinct_stack: Vec<u8>,
     /// The labels of the program being lowered.
@@ -161,12 +138,7 @@ impl<'a> Lowerer<'a> {
     fn new(checked: &'a Checked, env: &'a ConstEnv, board: Configured) -> Self {
         let (file, types) = (&checked.file, &checked.types);
         let cells = Board::configured(&board.geometry);
-        let options = crate::check::options::declared(file)
-            .map(|d| {
-                let value = env.values.get(&d.name.name).map(Const::text);
-                (d.name.name.clone(), value.unwrap_or_default())
-            })
-            .collect();
+        let options = env.texts(file);
         Lowerer {
             file,
             types,
@@ -178,19 +150,8 @@ impl<'a> Lowerer<'a> {
                 options,
                 ..Program::default()
             },
-            vars: Slots::new(MAX_VARS, |found, max, span| {
-                LowerError::TooManyTurnVariables { found, max, span }
-            }),
-            set_locals: Slots::new(MAX_SET_LOCALS, |found, max, span| {
-                LowerError::TooManySetLocals { found, max, span }
-            }),
-            placed_slots: Slots::new(MAX_PLACED, |found, max, span| {
-                LowerError::TooManyPlaceVariables { found, max, span }
-            }),
-            in_code: false,
+            locals: Locals::default(),
             in_where: false,
-            placed_vars: HashMap::new(),
-            dir_vars: HashMap::new(),
             distinct_stack: Vec::new(),
             labels: Labels::default(),
             carried: Vec::new(),
@@ -206,14 +167,7 @@ impl<'a> Lowerer<'a> {
                 ItemKind::Setup(b) => self.prog.setup = self.code(b).map_err(at)?,
                 ItemKind::Turn(b) => {
                     self.prog.turn = self.code(b).map_err(at)?;
-                    let found = decisions::run(&self.prog, &self.prog.turn);
-                    if found > MAX_DECISIONS as u64 {
-                        return Err(LowerError::TooManyDecisions {
-                            found,
-                            max: MAX_DECISIONS,
-                            span: Some(item.span),
-                        });
-                    }
+                    decisions::fit(&self.prog, &self.prog.turn).map_err(at)?;
                 }
                 ItemKind::NoMoves(b) => self.prog.no_moves = self.code(b).map_err(at)?,
                 _ => {}
@@ -224,20 +178,12 @@ impl<'a> Lowerer<'a> {
             self.late_item(item).map_err(|e| e.at(item.span))?;
             self.prog.ids_fit().map_err(|e| e.at(item.span))?;
         }
-        self.prog.history_ignores = history_ignores(file, &self.prog.counters);
-        if self.prog.no_moves.ops.is_empty() {
-            // Without `on no moves`, a player who cannot move ends the game drawn.
-            self.prog.no_moves = Code::new(vec![Op::Finish(Finish::Draw), Op::Done]);
-        }
-        if self.prog.setup.ops.is_empty() {
-            self.prog.setup = Code::new(vec![Op::Done]);
-        }
+        self.prog.default_programs();
         Ok(self.prog)
     }
 
     /// Markers, status lines, the score and the heuristic: declarations read like turn code.
     fn late_item(&mut self, item: &'a Item) -> Result<()> {
-        self.in_code = true;
         match &item.kind {
             ItemKind::Marker {
                 symbol,
@@ -245,10 +191,9 @@ impl<'a> Lowerer<'a> {
                 legend,
             } => {
                 let set = self.set(cells)?;
-                let legend = legend.as_ref().map(|(text, _)| text.clone());
-                let legend = legend.unwrap_or_else(|| default_legend(cells));
-                let text = symbol.0.clone();
-                self.prog.markers.push(Marker { text, set, legend });
+                let legend = legend.as_ref().map(|(text, _)| text.as_str());
+                let marker = Marker::drawn(&symbol.0, set, legend, cells);
+                self.prog.markers.push(marker);
             }
             ItemKind::Status { text, when } => {
                 let id = self.template(text)?;
@@ -262,6 +207,10 @@ impl<'a> Lowerer<'a> {
             ItemKind::Heuristic { player, expr } => {
                 self.prog.heuristic = Some(self.per_player_int(player, expr)?);
             }
+            ItemKind::RepetitionsIgnore(names) => {
+                self.prog
+                    .ignore_in_history(names.iter().map(|n| n.name.as_str()));
+            }
             _ => {}
         }
         Ok(())
@@ -269,16 +218,12 @@ impl<'a> Lowerer<'a> {
 
     /// A `write` or `status` text: a new template, its holes lowered.
     pub(super) fn template(&mut self, text: &AstTemplate) -> Result<u16> {
-        let mut parts = Vec::new();
-        for p in &text.parts {
-            parts.push(match p {
-                AstPart::Text(s) => TemplatePart::Text(s.clone()),
-                AstPart::Hole(e) => self.template_part(e)?,
-            });
-        }
-        let id = u16::try_from(self.prog.templates.len()).unwrap_or(u16::MAX);
-        self.prog.templates.push(Template { parts });
-        Ok(id)
+        let parts = text.parts.iter().map(|p| match p {
+            AstPart::Text(s) => Ok(TemplatePart::Text(s.clone())),
+            AstPart::Hole(e) => self.template_part(e),
+        });
+        let parts = parts.collect::<Result<_>>()?;
+        Ok(self.prog.push_template(parts))
     }
 
     /// `score p = ...` or `heuristic p = ...`: the expression lowered once for each player.
@@ -296,39 +241,5 @@ impl<'a> Lowerer<'a> {
     fn asm<'s>(&'s mut self, ops: &'s mut Vec<Op>) -> Asm<'s> {
         let (prog, labels) = (&mut self.prog, &mut self.labels);
         Asm { prog, labels, ops }
-    }
-}
-
-/// A marker's legend when the game gives none: the names its cells are written with
-/// (`goal_hexes` reads `goal hexes`, `{ball}` reads `ball`), else `marked`.
-fn default_legend(cells: &Expr) -> String {
-    let name = |e: &Expr| match &e.kind {
-        ExprKind::Name(n) => Some(n.name.replace('_', " ")),
-        _ => None,
-    };
-    match &cells.kind {
-        ExprKind::CellSet(items) => {
-            let names: Option<Vec<String>> = items.iter().map(name).collect();
-            names.map_or_else(|| "marked".to_string(), |n| n.join(", "))
-        }
-        _ => name(cells).unwrap_or_else(|| "marked".to_string()),
-    }
-}
-
-/// `repetitions ignore ...`: the slots of the counters named (all of a per-player or per-cell
-/// counter's slots) and whether `mover` is named. The checker has made every name one of these.
-fn history_ignores(file: &File, counters: &[Counter]) -> HistoryIgnores {
-    let names: Vec<&str> = (file.items.iter())
-        .filter_map(|i| match &i.kind {
-            ItemKind::RepetitionsIgnore(names) => Some(names),
-            _ => None,
-        })
-        .flatten()
-        .map(|n| n.name.as_str())
-        .collect();
-    let slots = (0..counters.len()).filter(|&i| names.contains(&counters[i].name.as_str()));
-    HistoryIgnores {
-        mover: names.contains(&"mover"),
-        slots: slots.filter_map(|i| u16::try_from(i).ok()).collect(),
     }
 }

@@ -2,11 +2,11 @@
 
 use super::*;
 use crate::check::model::Func;
+use crate::ir::build::locals::Placed;
 use crate::ir::passes::{endless, loop_memo, replay_lets};
 
 impl<'a> Lowerer<'a> {
     pub(super) fn code(&mut self, block: &Block) -> Result<Code> {
-        self.in_code = true;
         let mut ops = Vec::new();
         self.block(block, &mut ops)?;
         ops.push(Op::Done);
@@ -32,15 +32,11 @@ impl<'a> Lowerer<'a> {
                     ops.push(Op::Chooser(player));
                 }
                 if let Some(Sym::Relation(relation)) = self.sym(from) {
-                    let slot = self.vars.slot(&var.name, Some(var.span))?;
-                    self.dir_vars.insert(var.name.clone(), (slot, relation));
-                    ops.push(Op::PickDir {
-                        var: slot,
-                        relation,
-                    });
+                    let var = self.locals.dir(&var.name, var.span, relation)?;
+                    ops.push(Op::PickDir { var, relation });
                 } else {
                     let from = self.set(from)?;
-                    let var = self.vars.slot(&var.name, Some(var.span))?;
+                    let var = self.locals.cell(&var.name, var.span)?;
                     ops.push(Op::Pick { var, from });
                 }
             }
@@ -58,27 +54,20 @@ impl<'a> Lowerer<'a> {
                     return err("`place` takes shapes from `unplayed(player)`");
                 };
                 let player = self.owner_or_mover(args.first())?;
-                let base = declared!(self, &layer.name, Sym::Layer { base } => base);
+                let layer = declared!(self, &layer.name, Sym::Layer(base) => base);
                 let table = self.placements(&turned.name)?;
                 let max = match max {
                     Some(m) => self.int(m)?,
                     None => self.prog.push_int(IntExpr::Const(i32::MAX)),
                 };
                 let feet = feet.as_ref().map(|cells| self.set(cells)).transpose()?;
-                let anchor = self.vars.slot(&format!("{}.anchor", var.name), None)?;
-                let slot = self.placed_slots.slot(&var.name, Some(var.span))?;
-                let placed = PlacedVar {
-                    slot,
-                    table,
-                    anchor,
-                };
-                self.placed_vars.insert(var.name.clone(), placed);
+                let Placed { slot, anchor, .. } = self.locals.placed(&var.name, var.span, table)?;
                 ops.push(Op::Place {
                     slot,
                     anchor,
                     table,
                     player,
-                    layer: base,
+                    layer,
                     max,
                     feet,
                 });
@@ -97,17 +86,13 @@ impl<'a> Lowerer<'a> {
                     return err("a roll range must hold 1 to 256 values");
                 };
                 for c in counters {
-                    let base = declared!(self, &c.name, Sym::Counter { base } => base);
-                    ops.push(Op::Roll {
-                        slot: base,
-                        lo,
-                        count,
-                    });
+                    let slot = declared!(self, &c.name, Sym::Counter(base) => base);
+                    ops.push(Op::Roll { slot, lo, count });
                 }
             }
             StmtKind::Again => ops.push(Op::Again),
             StmtKind::While { cond, body } => {
-                let var = self.vars.slot(&format!("#while{}", ops.len()), None)?;
+                let var = self.locals.loop_counter("while", ops.len())?;
                 let (cond, exit) = (self.bool(cond)?, self.labels.new_label());
                 ops.push(Op::RepeatStart { var });
                 let head = ops.len();
@@ -154,26 +139,24 @@ impl<'a> Lowerer<'a> {
                 let relation = declared!(self, &along.name, Sym::Relation(r) => r);
                 ops.push(Op::Shift { at, relation });
             }
-            StmtKind::Enter { track, owner, near } => {
+            StmtKind::Enter { track, owner, .. }
+            | StmtKind::Advance { track, owner }
+            | StmtKind::Take { track, owner } => {
                 let (base, track) = self.track(&track.name)?;
                 let owner = self.owner_or_mover(owner.as_ref())?;
-                let near = self.cell(near)?;
-                self.asm(ops).enter(base, &track, owner, near)?;
-            }
-            StmtKind::Advance { track, owner } => {
-                let (base, track) = self.track(&track.name)?;
-                let owner = self.owner_or_mover(owner.as_ref())?;
-                self.asm(ops).advance(base, &track, owner)?;
-            }
-            StmtKind::Take { track, owner } => {
-                let (base, track) = self.track(&track.name)?;
-                let owner = self.owner_or_mover(owner.as_ref())?;
-                self.asm(ops).take(base, &track, owner)?;
+                match &stmt.kind {
+                    StmtKind::Enter { near, .. } => {
+                        let near = self.cell(near)?;
+                        self.asm(ops).enter(base, &track, owner, near)?;
+                    }
+                    StmtKind::Advance { .. } => self.asm(ops).advance(base, &track, owner)?,
+                    _ => self.asm(ops).take(base, &track, owner)?,
+                }
             }
             StmtKind::Require(c) => {
                 let c = self.bool(c)?;
                 if self.prog.const_bool(c) != Some(true) {
-                    let c = self.rule_condition(c, stmt.span);
+                    let c = self.prog.rule_condition(c, stmt.span);
                     ops.push(Op::Require(c));
                 }
             }
@@ -222,14 +205,8 @@ impl<'a> Lowerer<'a> {
                 body,
                 range,
             } => {
-                let var = self.vars.slot(&format!("#repeat{}", ops.len()), None)?;
-                let (Ok(min), Ok(max)) = (u8::try_from(*min), u8::try_from(*max)) else {
-                    return Err(LowerError::RepeatTooLong {
-                        found: i64::from((*min).max(*max)),
-                        max: i64::from(u8::MAX),
-                        span: Some(*range),
-                    });
-                };
+                let var = self.locals.loop_counter("repeat", ops.len())?;
+                let (min, max) = rounds(*min, *max).map_err(|e| e.at(*range))?;
                 ops.push(Op::RepeatStart { var });
                 let (check, exit) = (pc(ops.len())?, self.labels.new_label());
                 ops.push(Op::RepeatCheck {
@@ -243,11 +220,7 @@ impl<'a> Lowerer<'a> {
                 self.labels.bind(exit, ops)?;
             }
             StmtKind::Distinct(body) => {
-                let found = self.prog.distinct_blocks + 1;
-                let block = u8::try_from(self.prog.distinct_blocks).map_err(|_| {
-                    LowerError::too_large("`distinct` blocks", found, u64::from(u8::MAX) + 1)
-                })?;
-                self.prog.distinct_blocks += 1;
+                let block = self.prog.new_distinct_block()?;
                 ops.push(Op::DistinctStart { block });
                 self.distinct_stack.push(block);
                 self.block(body, ops)?;
@@ -276,18 +249,17 @@ impl<'a> Lowerer<'a> {
         match self.ty(value)? {
             Ty::Dir => {
                 let (relation, dir) = self.dir(value)?;
-                let var = self.vars.slot(&name.name, Some(name.span))?;
-                self.dir_vars.insert(name.name.clone(), (var, relation));
+                let var = self.locals.dir(&name.name, name.span, relation)?;
                 ops.push(Op::SetDir { var, relation, dir });
             }
             Ty::Cell => {
                 let set = self.set(value)?;
-                let var = self.vars.slot(&name.name, Some(name.span))?;
+                let var = self.locals.cell(&name.name, name.span)?;
                 ops.push(Op::SetVar { var, set });
             }
             _ => {
                 let set = self.set(value)?;
-                let slot = self.set_locals.slot(&name.name, Some(name.span))?;
+                let slot = self.locals.set(&name.name, name.span)?;
                 let replay = true;
                 ops.push(Op::Let { slot, set, replay });
             }
@@ -306,29 +278,29 @@ impl<'a> Lowerer<'a> {
         ops: &mut Vec<Op>,
     ) -> Result<()> {
         let name = target.name.as_str();
-        if let Some(&(var, relation)) = self.dir_vars.get(name) {
-            let (_, dir) = self.dir(value)?;
-            ops.push(Op::SetDir { var, relation, dir });
-            return Ok(());
-        }
-        if let Some(slot) = self.set_locals.get(name) {
-            let set = self.set(value)?;
-            let replay = true;
-            ops.push(Op::Let { slot, set, replay });
-            return Ok(());
-        }
-        if let Some(var) = self.vars.get(name) {
-            let set = self.set(value)?;
-            ops.push(Op::SetVar { var, set });
-            return Ok(());
-        }
-        let op = match op {
-            AssignOp::Set => AssignKind::Set,
-            AssignOp::Add => AssignKind::Add,
-            AssignOp::Sub => AssignKind::Sub,
+        let new_value = match self.locals.get(name) {
+            Some(Local::Dir { var, relation }) => {
+                let dir = self.dir(value)?.1;
+                Some(Op::SetDir { var, relation, dir })
+            }
+            Some(Local::Set(slot)) => Some(Op::Let {
+                slot,
+                set: self.set(value)?,
+                replay: true,
+            }),
+            Some(Local::Cell(var)) => Some(Op::SetVar {
+                var,
+                set: self.set(value)?,
+            }),
+            _ => None,
         };
+        if let Some(op) = new_value {
+            ops.push(op);
+            return Ok(());
+        }
+        let op = AssignKind::from(op);
         let slot = match (self.syms.get(name).copied(), index) {
-            (Some(Sym::Layer { base }), Some(i)) if self.ty(i)? == Ty::Cells => {
+            (Some(Sym::Layer(base)), Some(i)) if self.ty(i)? == Ty::Cells => {
                 let cells = self.set(i)?;
                 let value = self.int(value)?;
                 ops.push(Op::AssignAll {
@@ -339,17 +311,15 @@ impl<'a> Lowerer<'a> {
                 });
                 return Ok(());
             }
-            (Some(Sym::Layer { base }), Some(i)) => AssignSlot::PerCell {
+            (Some(Sym::Layer(base)), Some(i)) => AssignSlot::PerCell {
                 base,
                 cell: self.cell(i)?,
             },
-            (Some(Sym::Counter { base, .. }), Some(i)) => AssignSlot::PerPlayer {
+            (Some(Sym::Counter(base)), Some(i)) => AssignSlot::PerPlayer {
                 base,
                 player: self.player(i)?,
             },
-            (Some(Sym::Counter { base, .. } | Sym::Layer { base }), None) => {
-                AssignSlot::Global(base)
-            }
+            (Some(Sym::Counter(base) | Sym::Layer(base)), None) => AssignSlot::Global(base),
             _ => return err(format!("`{name}` is not a counter")),
         };
         let value = self.int(value)?;
@@ -361,58 +331,25 @@ impl<'a> Lowerer<'a> {
     fn move_stmt(&mut self, what: &Expr, to: &Expr, ops: &mut Vec<Op>) -> Result<()> {
         let to = self.cell(to)?;
         let value = self.prog.push_int(IntExpr::CellId(to));
-        let set = AssignKind::Set;
-        if let Some(Sym::Token { slot }) = self.sym(what) {
-            let slot = AssignSlot::Global(slot);
-            ops.push(Op::Assign {
-                slot,
-                op: set,
-                value,
-            });
+        if let Some(Sym::Token(slot)) = self.sym(what) {
+            self.asm(ops).set_counter(slot, value);
             return Ok(());
         }
         let from = self.cell(what)?;
         ops.push(Op::Move { from, to });
-        for slot in self.carried.clone() {
-            let (lhs, eq) = (CellRef::Slot(slot), true);
-            let skip = self
-                .asm(ops)
-                .unless(BoolExpr::CellEq { eq, lhs, rhs: from });
-            let slot = AssignSlot::Global(slot);
-            ops.push(Op::Assign {
-                slot,
-                op: set,
-                value,
-            });
-            self.labels.bind(skip, ops)?;
-        }
-        Ok(())
+        let (prog, labels) = (&mut self.prog, &mut self.labels);
+        Asm { prog, labels, ops }.carry(&self.carried, from, value)
     }
 
     /// A track's per-cell slots and its lanes.
     pub(super) fn track(&self, name: &str) -> Result<(u16, Track)> {
         match (self.syms.get(name), self.board.tracks.get(name)) {
-            (Some(Sym::Layer { base }), Some(track)) => Ok((*base, track.clone())),
+            (Some(Sym::Layer(base)), Some(track)) => Ok((*base, track.clone())),
             _ => err(format!("`{name}` is not a track")),
         }
     }
 
     pub(super) fn owner_or_mover(&mut self, owner: Option<&Expr>) -> Result<PlayerRef> {
         owner.map_or(Ok(PlayerRef::Mover), |o| self.player(o))
-    }
-
-    /// The condition `c` of the `require` at `span`, noted with that span in
-    /// [`Program::rule_spans`]; a condition another `require` already uses is copied first, so
-    /// each condition names one statement.
-    fn rule_condition(&mut self, c: BoolId, span: crate::syntax::Span) -> BoolId {
-        let c = if self.prog.rule_spans.of(c).is_some() {
-            let copy = self.prog.bools[c as usize].clone();
-            self.prog.push_bool(copy)
-        } else {
-            c
-        };
-        let range = (span.start as usize, span.end as usize);
-        self.prog.rule_spans.0.push((c, range));
-        c
     }
 }

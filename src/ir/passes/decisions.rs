@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::ir::{Code, Op, Program};
+use crate::ir::{Code, LowerError, Op, Program, MAX_DECISIONS};
 
 /// The most decisions a move of `code` can record: a `pick` one, two when cell ids may pass
 /// 255 ([`Program::wide_picks`]; a direction pick is counted as a cell pick), a `roll` one, a
@@ -20,6 +20,19 @@ pub fn run(program: &Program, code: &Code) -> u64 {
         memo: HashMap::new(),
     };
     bound.from(0, None)
+}
+
+/// Refuses `code` when one of its moves may record more decisions than a move holds.
+///
+/// # Errors
+/// [`LowerError::TooManyDecisions`], with the bound found.
+pub fn fit(program: &Program, code: &Code) -> Result<(), LowerError> {
+    let found = run(program, code);
+    if found > MAX_DECISIONS as u64 {
+        let (max, span) = (MAX_DECISIONS, None);
+        return Err(LowerError::TooManyDecisions { found, max, span });
+    }
+    Ok(())
 }
 
 struct Bound<'c> {
