@@ -2,16 +2,20 @@
 //! so that the lowering only translates the checked game.
 //!
 //! - Expressions are added to the program's tables by [`Program::push_set`] and its siblings;
-//!   [`Program::union`], [`Program::not`], [`Program::and_or`] and [`Program::compare`] fold
-//!   constant operands, so every program states a constant test as a constant.
+//!   [`Program::union`], [`Program::inter`], [`Program::diff`], [`Program::not`],
+//!   [`Program::and_or`] and [`Program::compare`] fold constant operands, so every program
+//!   states a constant test as a constant; [`Program::filter`] writes a `where` in the cheapest
+//!   form the passes find.
 //! - [`Program::add_counter`] lays out a counter's slots; [`locals::Locals`] gives each local
 //!   name (picked cell, direction value, `let` set, placed shape) its slot from a bounded file
 //!   ([`Slots`]), each file with its own limit error (E1001-E1003).
 //! - [`Labels`] assemble forward jumps: a jump names a label until [`Labels::resolve`] puts the
 //!   index of the op its label was bound to.
-//! - [`Asm`] emits ops into one program: the tests and failures the lowering writes, and the
-//!   track statements ([`tracks`]), which have no op of their own.
-//! - [`tables`] copies the checker's configured board tables into the program's.
+//! - [`Asm`] emits ops into one program: the tests and failures the lowering writes, the tokens
+//!   a moving piece carries, and the track statements ([`tracks`]), which have no op of their
+//!   own.
+//! - [`tables`] copies the checker's configured board tables into the program's, and holds the
+//!   language's defaults for what a game leaves out (a piece's symbols, a marker's legend).
 //!
 //! Invariant: every id a builder returns indexes the table it was pushed to; past 2^16 entries
 //! ids saturate, and [`Program::ids_fit`] reports it (the lowering calls it after each item).
