@@ -545,6 +545,45 @@ mod tests {
     }
 
     #[test]
+    fn intersections_differences_and_filters_fold_what_is_known() {
+        let mut p = Program::default();
+        p.board.all = [0, 1, 2, 3].into_iter().collect();
+        let a = p.push_set(SetExpr::Const([1, 2].into_iter().collect()));
+        let b = p.push_set(SetExpr::Const([2, 3].into_iter().collect()));
+        let (both, left) = (p.inter(a, b), p.diff(a, b));
+        assert_eq!(p.const_set(both), Some([2].into_iter().collect()));
+        assert_eq!(p.const_set(left), Some([1].into_iter().collect()));
+        let open = p.push_set(SetExpr::Empty);
+        let left = p.diff(open, b);
+        assert!(matches!(p.sets[usize::from(left)], SetExpr::Diff(..)));
+        let always = p.push_bool(BoolExpr::Const(true));
+        assert_eq!(p.filter(open, always), open);
+        let unknown = unknown(&mut p);
+        let tested = p.filter(open, unknown);
+        assert!(matches!(p.sets[usize::from(tested)], SetExpr::Where { .. }));
+    }
+
+    #[test]
+    fn a_repeat_counts_at_most_255_rounds() {
+        assert_eq!(rounds(2, 255), Ok((2, 255)));
+        assert!(matches!(
+            rounds(1, 256),
+            Err(LowerError::RepeatTooLong { found: 256, .. })
+        ));
+    }
+
+    #[test]
+    fn a_program_left_out_gets_its_meaning() {
+        let mut p = Program::default();
+        p.default_programs();
+        assert!(matches!(p.setup.ops[..], [Op::Done]));
+        assert!(matches!(
+            p.no_moves.ops[..],
+            [Op::Finish(Finish::Draw), Op::Done]
+        ));
+    }
+
+    #[test]
     fn labels_aim_jumps_at_the_op_they_were_bound_before() {
         let mut labels = Labels::default();
         let (skip, end) = (labels.new_label(), labels.new_label());

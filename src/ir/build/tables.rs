@@ -272,3 +272,59 @@ impl crate::ir::Program {
         Ok(base)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Counter, Program};
+    use crate::syntax::{Ident, Span};
+
+    fn name(text: &str) -> Expr {
+        let span = Span { start: 0, end: 1 };
+        let ident = Ident {
+            name: text.to_string(),
+            span,
+        };
+        Expr {
+            kind: ExprKind::Name(ident),
+            span,
+        }
+    }
+
+    #[test]
+    fn a_marker_without_legend_reads_as_the_names_of_its_cells() {
+        let span = Span { start: 0, end: 1 };
+        let both = Expr {
+            kind: ExprKind::CellSet(vec![name("goal_hexes"), name("ball")]),
+            span,
+        };
+        assert_eq!(Marker::default_legend(&name("goal_hexes")), "goal hexes");
+        assert_eq!(Marker::default_legend(&both), "goal hexes, ball");
+        let other = Expr {
+            kind: ExprKind::Int(3),
+            span,
+        };
+        assert_eq!(Marker::default_legend(&other), "marked");
+        assert_eq!(Marker::drawn("*", 0, Some("goal"), &both).legend, "goal");
+    }
+
+    #[test]
+    fn repetitions_ignore_every_slot_of_the_counters_named() {
+        let mut p = Program::default();
+        let counter = |name: &str, player| Counter {
+            name: name.to_string(),
+            player,
+            initial: 0,
+            view: CounterView::Plain,
+        };
+        p.counters = vec![
+            counter("a", Some(0)),
+            counter("b", None),
+            counter("a", Some(1)),
+        ];
+        p.ignore_in_history(["a", "mover"]);
+        p.ignore_in_history(["a"]);
+        assert_eq!(p.history_ignores.slots, [0, 2]);
+        assert!(p.history_ignores.mover);
+    }
+}
