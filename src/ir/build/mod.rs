@@ -89,12 +89,6 @@ impl Program {
         }
     }
 
-    /// The union of `sets` (the empty set when there are none).
-    pub fn union_all(&mut self, sets: impl IntoIterator<Item = SetId>) -> SetId {
-        let empty = self.push_set(SetExpr::Const(CellSet::EMPTY));
-        sets.into_iter().fold(empty, |acc, s| self.union(acc, s))
-    }
-
     /// `a & b`, its cheaper operand first ([`set_order`]).
     pub fn inter(&mut self, a: SetId, b: SetId) -> SetId {
         let s = match (self.const_set(a), self.const_set(b)) {

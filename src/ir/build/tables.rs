@@ -9,7 +9,7 @@ use crate::check::geometry::Geometry;
 use crate::ir::{
     Board, CellSet, LowerError, Pattern, PlacedCell, Placement, Placements, Ray, Relation,
 };
-use crate::ir::{CounterView, Marker, Piece, SetId, Shape, Zone, NO_CELL, NO_DIR};
+use crate::ir::{CounterView, Marker, Piece, Program, SetId, Shape, Zone, NO_CELL, NO_DIR};
 use crate::syntax::ast::{Expr, ExprKind};
 
 impl Board {
@@ -119,23 +119,6 @@ impl Marker {
     }
 }
 
-impl crate::ir::Program {
-    /// `repetitions ignore ...`: leaves out every slot of the counters named (the checker has
-    /// made each name a counter or `mover`), and the player to move when `mover` is named.
-    pub fn ignore_in_history<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
-        let ignores = &mut self.history_ignores;
-        for name in names {
-            ignores.mover |= name == "mover";
-            let slots = (0..self.counters.len()).filter(|&i| self.counters[i].name == name);
-            ignores
-                .slots
-                .extend(slots.filter_map(|i| u16::try_from(i).ok()));
-        }
-        ignores.slots.sort_unstable();
-        ignores.slots.dedup();
-    }
-}
-
 impl Pattern {
     /// A configured pattern: its instances, listed cell by cell.
     #[must_use]
@@ -201,7 +184,8 @@ impl Placements {
     }
 }
 
-impl crate::ir::Program {
+/// Tables the checker configured or the language defines, added to a program.
+impl Program {
     /// Adds the table of a `place` statement ([`Placements::configured`]); its id.
     ///
     /// # Errors
@@ -211,9 +195,7 @@ impl crate::ir::Program {
         self.placements.push(Placements::configured(conf)?);
         Ok(id)
     }
-}
 
-impl crate::ir::Program {
     /// The checker's relations, patterns and zones for these options as the program's tables,
     /// each given the id of its index in the checker's list.
     ///
@@ -271,12 +253,30 @@ impl crate::ir::Program {
         self.layers.push((name.to_string(), base));
         Ok(base)
     }
+
+    /// `repetitions ignore ...`: leaves out every slot of the counters named (the checker has
+    /// made each name a counter or `mover`), and the player to move when `mover` is named.
+    pub fn ignore_in_history<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
+        let ignores = &mut self.history_ignores;
+        for name in names {
+            ignores.mover |= name == "mover";
+            let named = self
+                .counters
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.name == name);
+            let slots = named.filter_map(|(i, _)| u16::try_from(i).ok());
+            ignores.slots.extend(slots);
+        }
+        ignores.slots.sort_unstable();
+        ignores.slots.dedup();
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Counter, Program};
+    use crate::ir::Counter;
     use crate::syntax::{Ident, Span};
 
     fn name(text: &str) -> Expr {

@@ -20,26 +20,14 @@ impl<'a> Lowerer<'a> {
         };
         self.prog.add_configured(&self.board)?;
         let b = &self.board;
-        let relations = b
-            .relations
-            .iter()
-            .map(|r| (&r.name, Sym::Relation as fn(u16) -> _));
-        let patterns = b
-            .patterns
-            .iter()
-            .map(|p| (&p.name, Sym::Pattern as fn(u16) -> _));
-        let zones = b
-            .zones
-            .iter()
-            .map(|(name, _)| (name, Sym::Zone as fn(u16) -> _));
-        for names in [
-            relations.collect::<Vec<_>>(),
-            patterns.collect(),
-            zones.collect(),
-        ] {
-            for ((name, sym), i) in names.into_iter().zip(0..) {
-                self.syms.insert(name, sym(i));
-            }
+        for (i, r) in b.relations.iter().enumerate() {
+            self.syms.insert(&r.name, Sym::Relation(id16(i)?));
+        }
+        for (i, p) in b.patterns.iter().enumerate() {
+            self.syms.insert(&p.name, Sym::Pattern(id16(i)?));
+        }
+        for (i, (name, _)) in b.zones.iter().enumerate() {
+            self.syms.insert(name, Sym::Zone(id16(i)?));
         }
         let items = &self.file.items;
         for item in items.iter().filter(|i| first(i)) {

@@ -20,7 +20,7 @@ use crate::syntax::ast::{
 use crate::syntax::Ident;
 
 use super::build::locals::{Local, Locals};
-use super::build::{pc, rounds, Asm, Labels};
+use super::build::{id16, pc, rounds, Asm, Labels};
 use super::error::LowerError;
 use super::passes::decisions;
 
