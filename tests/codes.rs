@@ -114,9 +114,9 @@ fn every_code_has_a_ui_snapshot() {
 
 #[test]
 fn every_code_is_emitted() {
-    let sources: Vec<(PathBuf, String)> = read_all("src", "rs")
+    let sources: Vec<(PathBuf, String)> = rust_sources()
         .into_iter()
-        .filter(|(p, _)| !p.ends_with("diag/codes.rs"))
+        .filter(|(p, _)| !p.ends_with("diag/src/codes.rs"))
         .collect();
     let missing: Vec<&str> = CODES
         .iter()
@@ -128,7 +128,7 @@ fn every_code_is_emitted() {
         .collect();
     assert!(
         missing.is_empty(),
-        "codes never emitted in src/: {missing:?}"
+        "codes never emitted in src/ or crates/: {missing:?}"
     );
 }
 
@@ -158,7 +158,7 @@ fn fixtures_use_registered_codes() {
             }
         }
     }
-    for (path, text) in read_all("src", "rs") {
+    for (path, text) in rust_sources() {
         for (i, _) in text.match_indices("code(") {
             let code: String = text[i + 5..]
                 .chars()
@@ -173,4 +173,11 @@ fn fixtures_use_registered_codes() {
         }
     }
     assert!(unknown.is_empty(), "unregistered codes: {unknown:?}");
+}
+
+/// Every Rust source of the command line and the stages' crates.
+fn rust_sources() -> Vec<(PathBuf, String)> {
+    let mut all = read_all("src", "rs");
+    all.extend(read_all("crates", "rs"));
+    all
 }

@@ -315,7 +315,7 @@ fn a_skipped_card_is_followed_by_the_win_rules() {
     let more = Term::Amount(f64::from(u32::try_from(deck_before).expect("small")) + 1.0);
     p.wins.push(vec![Compare {
         left: Term::Mine(Measure::Deck),
-        op: rulestone::syntax::ast::BinaryOp::Ge,
+        op: rulestone::ir::CmpOp::Ge,
         right: more,
     }]);
     let mut m = start(&p, 1);

@@ -330,22 +330,3 @@ fn check_players(game: &TableGame, decks: &mut [Deck]) {
 pub(crate) fn explain_hint(code: &str) -> String {
     format!("for more on this error, try `rulestone explain {code}`")
 }
-
-/// The code of the first error a command other than `check` rendered (loading a game), for
-/// [`explain_hint`] once the command is done, after whatever it adds to the error.
-static FIRST_ERROR_CODE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
-
-/// Remembers an error's code for the closing hint, unless an earlier one is remembered.
-pub(crate) fn remember_error_code(code: String) {
-    if let Ok(mut first) = FIRST_ERROR_CODE.lock() {
-        first.get_or_insert(code);
-    }
-}
-
-/// Prints the closing hint for the first remembered error code, if any, once.
-pub(crate) fn print_explain_hint() {
-    let code = FIRST_ERROR_CODE.lock().ok().and_then(|mut c| c.take());
-    if let Some(code) = code {
-        eprintln!("{}", explain_hint(&code));
-    }
-}

@@ -66,7 +66,7 @@ pub(crate) fn run(args: &FmtArgs) -> Result<()> {
     let summary = parts.join(", ");
     emit(&format!("{summary}\n"))?;
     if refused > 0 || (args.check && changed > 0) {
-        Err(Fail::Reported)
+        Err(Fail::Reported(None))
     } else {
         Ok(())
     }
@@ -146,7 +146,7 @@ fn stdin(check: bool) -> Result<()> {
     let source = super::read_bounded(std::io::stdin())
         .map_err(|e| CliError::io("read", Path::new("<stdin>"), &e))?;
     let Some(text) = formatted(&source, "<stdin>")? else {
-        return Err(Fail::Reported);
+        return Err(Fail::Reported(None));
     };
     if !check {
         return emit(&text);
@@ -158,7 +158,7 @@ fn stdin(check: bool) -> Result<()> {
             "would reformat <stdin>\n{}",
             first_difference(&source, &text)
         ))?;
-        Err(Fail::Reported)
+        Err(Fail::Reported(None))
     }
 }
 

@@ -80,7 +80,7 @@ pub fn table_program(
 fn message(fail: Fail) -> String {
     match fail {
         Fail::Error(e) => e.to_string(),
-        Fail::Reported | Fail::ReportedUsage => "error: reported".to_string(),
+        Fail::Reported(_) | Fail::ReportedUsage(_) => "error: reported".to_string(),
         Fail::Stopped => "error: stopped by a bound".to_string(),
     }
 }

@@ -67,8 +67,9 @@ pub(crate) fn shown(path: &Path) -> String {
     path.display().to_string().replace('\\', "/")
 }
 
-/// Renders the errors among `diags` on standard error (warnings are `check`'s business).
-pub(crate) fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) {
+/// Renders the errors among `diags` on standard error (warnings are `check`'s business); the
+/// first error's code, for the closing hint (see [`Fail::Reported`]).
+pub(crate) fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) -> Option<String> {
     let errors: Vec<Diag> = diags
         .into_iter()
         .filter(|d| diag::severity(d.as_ref()) == diag::Severity::Error)
@@ -82,9 +83,7 @@ pub(crate) fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) {
         shown(path),
         super::plural(errors.len(), "previous error")
     );
-    if let Some(code) = errors.iter().find_map(|d| diag::code_of(d.as_ref())) {
-        super::check::remember_error_code(code);
-    }
+    errors.iter().find_map(|d| diag::code_of(d.as_ref()))
 }
 
 /// Reads and parses a game file; syntax errors, or that it is no game file, are rendered
@@ -92,15 +91,15 @@ pub(crate) fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) {
 pub(crate) fn parse(path: &Path) -> Result<(String, ast::File)> {
     let source = read(path)?;
     if let Some(d) = crate::not_a_game_file(&shown(path), &source) {
-        report_errors(vec![d], &source, path);
-        return Err(Fail::Reported);
+        return Err(Fail::Reported(report_errors(vec![d], &source, path)));
     }
     match syntax::parse(&source) {
         Ok(file) => Ok((source, file)),
-        Err(errors) => {
-            report_errors(diag::boxed(errors), &source, path);
-            Err(Fail::Reported)
-        }
+        Err(errors) => Err(Fail::Reported(report_errors(
+            diag::boxed(errors),
+            &source,
+            path,
+        ))),
     }
 }
 
@@ -168,11 +167,11 @@ pub(crate) fn build(
     sets: &[(String, String)],
 ) -> Result<Built> {
     crate::build_parsed(file, sets).map_err(|e| {
-        report_errors(e.diags, source, path);
+        let code = report_errors(e.diags, source, path);
         if e.bad_options {
-            Fail::ReportedUsage
+            Fail::ReportedUsage(code)
         } else {
-            Fail::Reported
+            Fail::Reported(code)
         }
     })
 }

@@ -363,10 +363,12 @@ impl From<ExitStatus> for ExitCode {
 /// A command that stopped early.
 #[derive(Debug)]
 pub(crate) enum Fail {
-    /// Diagnostics were already rendered on standard error: exit 1.
-    Reported,
-    /// Diagnostics about the command line (a refused `--set`) were rendered: exit 2.
-    ReportedUsage,
+    /// Diagnostics were already rendered on standard error: exit 1. With the first error's
+    /// code, for the closing hint to `rulestone explain` (printed once the command is done).
+    Reported(Option<String>),
+    /// Diagnostics about the command line (a refused `--set`) were rendered: exit 2; the
+    /// first error's code, as for `Reported`.
+    ReportedUsage(Option<String>),
     /// A problem outside a game file's source: printed as `error: ...`, exit 2.
     Error(CliError),
     /// A bound of the command line stopped the run; its partial report was written: exit 3.
@@ -541,17 +543,19 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Lsp(args) => lsp::run(&args),
         Command::Dump(args) => dump::run(&args, compiled),
     };
-    let status = match result {
-        Ok(()) => ExitStatus::Success,
-        Err(Fail::Reported) => ExitStatus::Failure,
-        Err(Fail::ReportedUsage) => ExitStatus::Error,
-        Err(Fail::Stopped) => ExitStatus::Stopped,
+    let (status, code) = match result {
+        Ok(()) => (ExitStatus::Success, None),
+        Err(Fail::Reported(code)) => (ExitStatus::Failure, code),
+        Err(Fail::ReportedUsage(code)) => (ExitStatus::Error, code),
+        Err(Fail::Stopped) => (ExitStatus::Stopped, None),
         Err(Fail::Error(e)) => {
             eprintln!("{e}");
-            ExitStatus::Error
+            (ExitStatus::Error, None)
         }
     };
-    check::print_explain_hint();
+    if let Some(code) = code {
+        eprintln!("{}", check::explain_hint(&code));
+    }
     status
 }
 
@@ -598,7 +602,7 @@ fn report_steps(path: &std::path::Path, limit: crate::runtime::game::StepLimit) 
         "{}",
         crate::diag::render(&diags, "", &shown, color_stderr())
     );
-    Err(Fail::ReportedUsage)
+    Err(Fail::ReportedUsage(None))
 }
 
 /// A warning on standard error when the engine left moves out of its lists: the figures shown

@@ -861,8 +861,8 @@ fn thought_note<D>(t: &Thought<D>) -> String {
 fn report(f: &Fail) -> Result<()> {
     match f {
         Fail::Error(e) => emit(&format!("{e}\n")),
-        Fail::Reported => emit("error: the record's game file has errors (shown above)\n"),
-        Fail::ReportedUsage => emit("error: the record's options are refused (shown above)\n"),
+        Fail::Reported(_) => emit("error: the record's game file has errors (shown above)\n"),
+        Fail::ReportedUsage(_) => emit("error: the record's options are refused (shown above)\n"),
         Fail::Stopped => emit("error: stopped by a bound\n"),
     }
 }

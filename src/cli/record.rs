@@ -438,7 +438,9 @@ pub(crate) fn while_loading(failed: super::Fail, path: &Path) -> super::Fail {
         super::Fail::Error(e) => {
             super::Fail::Error(e.note(format!("while loading the record `{}`", shown(path))))
         }
-        other @ (super::Fail::Reported | super::Fail::ReportedUsage | super::Fail::Stopped) => {
+        other @ (super::Fail::Reported(_)
+        | super::Fail::ReportedUsage(_)
+        | super::Fail::Stopped) => {
             eprintln!("  = while loading the record `{}`", shown(path));
             other
         }

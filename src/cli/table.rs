@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::check::table::TableGame;
 use crate::diag;
-use crate::ir::table::{self as tir, Army, TableProgram};
+use crate::ir::table::{Army, TableProgram};
 use crate::runtime::table::TableMatch;
 use crate::runtime::GameResult;
 use crate::syntax;
@@ -105,7 +105,7 @@ fn armies_of(
                     "{}",
                     diag::render(&errors, &source, &shown(path), super::color_stderr())
                 );
-                return Err(Fail::Reported);
+                return Err(Fail::Reported(None));
             }
         };
         for army in armies.iter().filter(|a| wanted(&a.name.name)) {
@@ -115,9 +115,10 @@ fn armies_of(
                     "{}",
                     diag::render(&diags, &source, &shown(path), super::color_stderr())
                 );
-                return Err(Fail::Reported);
+                return Err(Fail::Reported(None));
             }
-            let resolved = tir::resolve_army(program, army).map_err(CliError::new)?;
+            let resolved =
+                crate::lower::table::resolve_army(program, army).map_err(CliError::new)?;
             out.push((resolved, format!("{}:{}", shown(path), army.name.name)));
         }
     }

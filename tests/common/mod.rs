@@ -190,10 +190,10 @@ pub fn variants(paths: &[PathBuf]) -> Vec<(String, Program)> {
 /// Asserts that the checked-in generated module at `generated` is what `codegen::emit` writes
 /// for `units` today; `regenerate` is the command that rewrites it.
 pub fn assert_generated_current(generated: &str, units: &[(String, Program)], regenerate: &str) {
-    let text = rulestone::runtime::codegen::emit(
+    let text = rulestone::codegen::emit(
         &units
             .iter()
-            .map(|(label, program)| rulestone::runtime::codegen::Unit {
+            .map(|(label, program)| rulestone::codegen::Unit {
                 program,
                 label: label.clone(),
             })

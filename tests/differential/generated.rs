@@ -4,13 +4,13 @@
 
 #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
 
-use rulestone::ir::ops::{compare, int_op};
-use rulestone::ir::{CellBits, CmpOp, IntOp};
-use rulestone::runtime::compiled::{
+use rulestone_runtime::ir::ops::{compare, int_op};
+use rulestone_runtime::ir::{CellBits, CmpOp, IntOp};
+use rulestone_runtime::compiled::{
     fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host, Pos,
     Replay,
 };
-use rulestone::runtime::{Engine, GameResult, Move};
+use rulestone_runtime::{Engine, GameResult, Move};
 
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];

@@ -1,0 +1,328 @@
+//! Agents against each other: one game ([`play_game`]) and round robins ([`arena`]) with seats
+//! alternated, results per pair with confidence intervals, and an Elo table.
+//!
+//! Invariant: results depend only on the specs, the seed and the game count, never on the
+//! number of threads: game `i` of a pair gets its seeds from `(seed, pair, i)` alone, and the
+//! games are tallied in that order.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use super::{Agent, AgentSpec};
+use rulestone_runtime::{Game, GameResult};
+
+/// How one game between two agents went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    /// `None` when the step limit ended the game first (counted as a draw).
+    pub result: Option<GameResult>,
+    /// Decisions taken, chance's included.
+    pub steps: u32,
+    /// The first decision, in notation.
+    pub opening: Option<String>,
+    /// How many decisions were open at each player's turn, in order (chance's turns left
+    /// out; a continuous turn is not counted).
+    pub branching: Vec<u32>,
+}
+
+/// Plays one game from the game's position: `agents[p]` decides for player `p`, chance's
+/// decisions are drawn from `nature`. Stops after `max_steps` decisions. The game is left at
+/// its end position.
+pub fn play_game<G: Game>(
+    game: &mut G,
+    agents: &mut [Box<dyn Agent<G> + '_>; 2],
+    nature: &mut ChaCha8Rng,
+    max_steps: u32,
+) -> Played {
+    for a in agents.iter_mut() {
+        a.reset();
+    }
+    let mut played = Played {
+        result: None,
+        steps: 0,
+        opening: None,
+        branching: Vec::new(),
+    };
+    let mut listed = Vec::new();
+    while played.steps < max_steps {
+        if let Some(r) = game.outcome() {
+            played.result = Some(r);
+            break;
+        }
+        let decision = if game.chance() {
+            game.sample(nature)
+        } else {
+            if game.decisions(&mut listed) {
+                played
+                    .branching
+                    .push(u32::try_from(listed.len()).unwrap_or(u32::MAX));
+            }
+            let mover = usize::from(game.to_move() & 1);
+            agents[mover].choose(game).map(|t| t.decision)
+        };
+        let Some(decision) = decision else { break };
+        if played.opening.is_none() {
+            played.opening = Some(game.text(&decision));
+        }
+        game.apply(&decision);
+        for a in agents.iter_mut() {
+            a.observe(&decision);
+        }
+        played.steps += 1;
+    }
+    if played.result.is_none() {
+        played.result = game.outcome();
+    }
+    played
+}
+
+/// Wins, draws and losses of one agent against another, over games with seats alternated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Games the step limit ended (also counted as draws).
+    pub unfinished: u32,
+}
+
+impl Tally {
+    #[must_use]
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The score rate, draws counting half, and its 95% confidence interval (Wilson).
+    #[must_use]
+    pub fn score(&self) -> (f64, f64, f64) {
+        let n = f64::from(self.games());
+        if n == 0.0 {
+            return (0.5, 0.0, 1.0);
+        }
+        let p = (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / n;
+        let (lo, hi) = wilson(p, n);
+        (p, lo, hi)
+    }
+}
+
+/// The 95% Wilson interval of a rate `p` over `n` trials.
+#[must_use]
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.96f64;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// One pairing of a round robin: `first` against `second`, from `first`'s side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pairing {
+    pub first: usize,
+    pub second: usize,
+    pub tally: Tally,
+    /// Mean decisions per game.
+    pub mean_steps: f64,
+}
+
+/// A round robin's results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arena {
+    pub agents: Vec<String>,
+    pub pairings: Vec<Pairing>,
+    /// Each agent's Elo rating, the first agent's fixed at 0... shifted so that they average 0.
+    pub elo: Vec<f64>,
+}
+
+/// The settings of a round robin.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    pub specs: Vec<AgentSpec>,
+    /// Games per pair (seats alternate: even games the first agent plays first).
+    pub games: u32,
+    pub seed: u64,
+    pub max_steps: u32,
+    /// Threads; 0 for one per core.
+    pub threads: usize,
+}
+
+/// Plays every pair of agents `config.games` times, seats alternated, in parallel. `make(seed)`
+/// builds a game at its start (the seed drives any randomness the game itself has, such as a
+/// table game's shuffles). `progress` is called once per finished game.
+///
+/// # Errors
+/// The thread pool could not be built, or `make` failed (its message).
+pub fn arena<G, F>(
+    config: &ArenaConfig,
+    make: &F,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Arena, String>
+where
+    G: Game,
+    F: Fn(u64) -> Result<G, String> + Sync,
+{
+    let n = config.specs.len();
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .collect();
+    let jobs: Vec<(usize, u32)> = (0..pairs.len())
+        .flat_map(|p| (0..config.games).map(move |g| (p, g)))
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()
+        .map_err(|e| format!("cannot start the worker threads: {e}"))?;
+    let outcomes: Vec<(usize, Played, bool)> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(p, g)| {
+                let (a, b) = pairs[p];
+                let swapped = g % 2 == 1;
+                let seats = if swapped { [b, a] } else { [a, b] };
+                let seed = mix(config.seed, p as u64, u64::from(g));
+                let mut game = make(seed)?;
+                let mut agents: [Box<dyn Agent<G>>; 2] = [
+                    config.specs[seats[0]].build(mix(seed, 1, 0)),
+                    config.specs[seats[1]].build(mix(seed, 2, 0)),
+                ];
+                let mut nature = ChaCha8Rng::seed_from_u64(mix(seed, 3, 0));
+                let played = play_game(&mut game, &mut agents, &mut nature, config.max_steps);
+                progress();
+                Ok((p, played, swapped))
+            })
+            .collect::<Result<_, String>>()
+    })?;
+    let mut pairings: Vec<Pairing> = pairs
+        .iter()
+        .map(|&(first, second)| Pairing {
+            first,
+            second,
+            tally: Tally::default(),
+            mean_steps: 0.0,
+        })
+        .collect();
+    for (p, played, swapped) in &outcomes {
+        let pairing = &mut pairings[*p];
+        let first_seat = u8::from(*swapped);
+        let t = &mut pairing.tally;
+        match played.result {
+            Some(GameResult::Win(w)) if w == first_seat => t.wins += 1,
+            Some(GameResult::Win(_)) => t.losses += 1,
+            Some(GameResult::Draw) => t.draws += 1,
+            None => {
+                t.draws += 1;
+                t.unfinished += 1;
+            }
+        }
+        pairing.mean_steps += f64::from(played.steps);
+    }
+    for p in &mut pairings {
+        p.mean_steps /= f64::from(p.tally.games().max(1));
+    }
+    let elo = elo(n, &pairings);
+    Ok(Arena {
+        agents: config.specs.iter().map(ToString::to_string).collect(),
+        pairings,
+        elo,
+    })
+}
+
+/// Mixes seeds (SplitMix64 steps), so that nearby inputs give unrelated seeds.
+#[must_use]
+pub fn mix(a: u64, b: u64, c: u64) -> u64 {
+    let mut x = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ c.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Elo ratings fitted to the pairings' scores (Bradley–Terry by minorization–maximization,
+/// with half a draw added to each side so that a clean sweep stays finite), averaging 0.
+fn elo(n: usize, pairings: &[Pairing]) -> Vec<f64> {
+    let mut strength = vec![1.0f64; n];
+    for _ in 0..200 {
+        let mut next = strength.clone();
+        for (i, s) in next.iter_mut().enumerate() {
+            let mut won = 0.0;
+            let mut denom = 0.0;
+            for p in pairings {
+                let (me_first, other) = if p.first == i {
+                    (true, p.second)
+                } else if p.second == i {
+                    (false, p.first)
+                } else {
+                    continue;
+                };
+                let t = p.tally;
+                let games = f64::from(t.games()) + 1.0;
+                let mine = if me_first {
+                    f64::from(t.wins) + 0.5 * f64::from(t.draws) + 0.5
+                } else {
+                    f64::from(t.losses) + 0.5 * f64::from(t.draws) + 0.5
+                };
+                won += mine;
+                denom += games / (strength[i] + strength[other]);
+            }
+            if denom > 0.0 {
+                *s = won / denom;
+            }
+        }
+        strength = next;
+    }
+    let ratings: Vec<f64> = strength
+        .iter()
+        .map(|s| 400.0 * libm::log10(s.max(1e-12)))
+        .collect();
+    #[allow(clippy::cast_precision_loss)]
+    let mean = ratings.iter().sum::<f64>() / n.max(1) as f64;
+    ratings.iter().map(|r| r - mean).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_holds_the_rate() {
+        let (lo, hi) = wilson(0.9, 100.0);
+        assert!(lo < 0.9 && 0.9 < hi && lo > 0.8 && hi < 0.96, "{lo} {hi}");
+        assert_eq!(wilson(0.5, 0.0), (0.0, 1.0));
+    }
+
+    #[test]
+    fn elo_orders_by_strength() {
+        let tally = |wins, losses| Tally {
+            wins,
+            draws: 0,
+            losses,
+            unfinished: 0,
+        };
+        let pairings = vec![
+            Pairing {
+                first: 0,
+                second: 1,
+                tally: tally(90, 10),
+                mean_steps: 0.0,
+            },
+            Pairing {
+                first: 1,
+                second: 2,
+                tally: tally(70, 30),
+                mean_steps: 0.0,
+            },
+            Pairing {
+                first: 0,
+                second: 2,
+                tally: tally(95, 5),
+                mean_steps: 0.0,
+            },
+        ];
+        let e = elo(3, &pairings);
+        assert!(e[0] > e[1] && e[1] > e[2], "{e:?}");
+        // 90% expected score is about 380 Elo.
+        assert!((e[0] - e[1] - 380.0).abs() < 150.0, "{e:?}");
+    }
+}

@@ -1,0 +1,533 @@
+//! Monte Carlo tree search (UCT) with random playouts, for any game.
+//!
+//! Each iteration walks down the tree from the position to decide, choosing by UCB1 among a
+//! node's children; it adds one child, plays a random continuation from it
+//! ([`Game::rollout`], compiled code when the game has it) and credits the result to every
+//! node on the way, each for the player who took the decision leading to it.
+//!
+//! - **Chance** (a roll): the child is drawn uniformly among the outcomes, as
+//!   [`Game::sample`] would, so the tree averages over them.
+//! - **Continuous decisions** (a table game's shot): children are drawn with
+//!   [`Game::sample`], a new one whenever the node's visits allow (progressive widening), so
+//!   the search tries many shots and keeps the one whose continuations went best.
+//! - **Tree reuse**: [`Agent::observe`] moves the root to the child of the decision taken, so
+//!   what was learned about that position carries over to the next decision.
+//! - **Proven results** (MCTS-Solver): a finished game is a proven win or loss for the player
+//!   who took the decision leading to it. A node among players' decisions whose player to move
+//!   has a proven winning child is proven (that child is always chosen), and one whose children
+//!   are all listed and all proven losses for that player is proven the other way. Iterations
+//!   that reach a proven node credit its result without a playout, proven losses are avoided,
+//!   and a proven win at the root is played at once. This is what random playouts miss most:
+//!   a win or a loss a few decisions away. Chance and sampled nodes are never proven, and draws
+//!   are not proven either (they only count by their playouts).
+//!
+//! - **Bounded tree**: a search stops once its tree holds [`MAX_TREE`] nodes, whatever its
+//!   iteration or time budget, so memory never grows without end.
+//!
+//! Invariant: the game is at the root's position whenever `choose` starts and ends an
+//! iteration (every decision applied on the way down is undone).
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{rollout_value, Agent, Thought};
+use rulestone_runtime::{Game, GameResult};
+
+/// The settings of [`Mcts`]; see `AGENTS_HELP` in `spec.rs`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Iterations per decision; with neither this nor `time`, 1000.
+    pub iterations: Option<u32>,
+    pub time: Option<Duration>,
+    /// The exploration constant of UCB1.
+    pub exploration: f64,
+    /// The longest random continuation, in decisions; one cut there is worth what
+    /// [`Game::evaluate`] says of the position it reached.
+    pub max_steps: u32,
+}
+
+impl Default for MctsConfig {
+    fn default() -> MctsConfig {
+        MctsConfig {
+            iterations: None,
+            time: None,
+            exploration: 1.4,
+            max_steps: 200,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// The iteration budget that applies: the one given, else none when a time is given,
+    /// else 1000.
+    #[must_use]
+    pub fn iteration_limit(&self) -> u32 {
+        match (self.iterations, self.time) {
+            (Some(n), _) => n,
+            (None, Some(_)) => u32::MAX,
+            (None, None) => 1000,
+        }
+    }
+}
+
+const ROOT: usize = 0;
+
+/// The most nodes a search tree holds (an iteration adds at most one): a few hundred
+/// megabytes at most, however many iterations or seconds the search was given.
+pub const MAX_TREE: usize = 2_000_000;
+
+/// What a node knows about the decisions open in its position.
+#[derive(Clone, Debug)]
+enum Open<D> {
+    /// Not listed yet: the node was never walked through.
+    Unknown,
+    /// The game is over here.
+    Over(GameResult),
+    /// Players' decisions; `untried` are not children yet.
+    Choices { untried: Vec<D> },
+    /// Chance decides among `outcomes`, equally likely; children are made as they are drawn.
+    Chance { outcomes: Vec<D> },
+    /// Continuous decisions, sampled.
+    Sampled,
+}
+
+#[derive(Clone, Debug)]
+struct Node<D> {
+    /// The decision leading here (none at the root).
+    decision: Option<D>,
+    /// The player who took it.
+    mover: u8,
+    children: Vec<usize>,
+    open: Open<D>,
+    visits: u32,
+    /// Total value credited, for `mover`.
+    value: f64,
+    /// What is proven of the game from here, for `mover`.
+    proof: Proof,
+}
+
+/// A node's proven result for the player who took the decision leading to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Proof {
+    Unknown,
+    Win,
+    Loss,
+}
+
+impl Proof {
+    /// The proof for `mover` that a player `winner` wins.
+    fn of(mover: u8, winner: u8) -> Proof {
+        if mover == winner {
+            Proof::Win
+        } else {
+            Proof::Loss
+        }
+    }
+}
+
+impl<D> Node<D> {
+    fn new(decision: Option<D>, mover: u8) -> Node<D> {
+        Node {
+            decision,
+            mover,
+            children: Vec::new(),
+            open: Open::Unknown,
+            visits: 0,
+            value: 0.0,
+            proof: Proof::Unknown,
+        }
+    }
+
+    /// The winner this node is proven for, if any.
+    fn proven_winner(&self) -> Option<u8> {
+        match self.proof {
+            Proof::Unknown => None,
+            Proof::Win => Some(self.mover),
+            Proof::Loss => Some(1 - self.mover.min(1)),
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.value / f64::from(self.visits)
+        }
+    }
+}
+
+/// The UCT player.
+pub struct Mcts<G: Game> {
+    config: MctsConfig,
+    rng: ChaCha8Rng,
+    /// The tree, root at index 0.
+    nodes: Vec<Node<G::Decision>>,
+    /// The position key of the root, to notice a game that moved on without telling.
+    root_key: Option<u64>,
+    /// Whether `observe` moved the root since the last `choose`: for games without position
+    /// keys, the only sign that the tree still matches the game.
+    observed: bool,
+    /// Reused buffers.
+    path: Vec<usize>,
+    listed: Vec<G::Decision>,
+    /// Iterations run since the agent was made (a proven root stops a search short of its
+    /// limit, so the limit alone overstates the work).
+    iterations: u64,
+}
+
+impl<G: Game> Mcts<G> {
+    #[must_use]
+    pub fn new(config: MctsConfig, seed: u64) -> Mcts<G> {
+        Mcts {
+            config,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            nodes: Vec::new(),
+            root_key: None,
+            observed: false,
+            path: Vec::new(),
+            listed: Vec::new(),
+            iterations: 0,
+        }
+    }
+
+    /// Iterations run since the agent was made, over every search.
+    #[must_use]
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// One iteration from the root (the game's position); returns the value credited to the
+    /// root's player to move.
+    fn iterate(&mut self, game: &mut G) {
+        self.path.clear();
+        self.path.push(ROOT);
+        let mut node = ROOT;
+        let mut applied = 0usize;
+        let over = loop {
+            if matches!(self.nodes[node].open, Open::Unknown) {
+                self.nodes[node].open = self.list(game);
+                if let Open::Over(GameResult::Win(w)) = self.nodes[node].open {
+                    let n = &mut self.nodes[node];
+                    n.proof = Proof::of(n.mover, w);
+                }
+            }
+            if let Open::Over(r) = self.nodes[node].open {
+                break Some(r);
+            }
+            if node != ROOT {
+                if let Some(w) = self.nodes[node].proven_winner() {
+                    break Some(GameResult::Win(w));
+                }
+            }
+            let Some((next, fresh)) = self.step(game, node) else {
+                // A continuous decision that could not be drawn: nothing to search.
+                break Some(GameResult::Draw);
+            };
+            let decision = self.nodes[next]
+                .decision
+                .clone()
+                .expect("every child has the decision leading to it");
+            game.apply(&decision);
+            applied += 1;
+            self.path.push(next);
+            node = next;
+            if fresh {
+                break None;
+            }
+        };
+        let (result, scores, evaluation) = match over {
+            Some(r) => (Some(r), game.scores(), 0.0),
+            None => match game.outcome() {
+                Some(r) => (Some(r), game.scores(), 0.0),
+                None => {
+                    let r = game.rollout(&mut self.rng, self.config.max_steps);
+                    (r.result, r.scores, r.evaluation)
+                }
+            },
+        };
+        for &n in &self.path {
+            let node = &mut self.nodes[n];
+            node.visits += 1;
+            node.value += rollout_value(result, scores, evaluation, node.mover);
+        }
+        for at in (0..self.path.len().saturating_sub(1)).rev() {
+            if !self.settle(self.path[at]) {
+                break;
+            }
+        }
+        for _ in 0..applied {
+            game.undo();
+        }
+    }
+
+    /// Proves `node` from its children where it can; `true` when it became proven.
+    fn settle(&mut self, node: usize) -> bool {
+        let n = &self.nodes[node];
+        let Open::Choices { untried } = &n.open else {
+            return false;
+        };
+        if n.proof != Proof::Unknown {
+            return false;
+        }
+        let Some(&first) = n.children.first() else {
+            return false;
+        };
+        // Every child's decision was taken by the player to move here.
+        let to_move = self.nodes[first].mover;
+        let children = || n.children.iter().map(|&c| self.nodes[c].proof);
+        let winner = if children().any(|p| p == Proof::Win) {
+            to_move
+        } else if untried.is_empty() && children().all(|p| p == Proof::Loss) {
+            1 - to_move.min(1)
+        } else {
+            return false;
+        };
+        let proof = Proof::of(n.mover, winner);
+        self.nodes[node].proof = proof;
+        true
+    }
+
+    /// What is open at the game's position.
+    fn list(&mut self, game: &mut G) -> Open<G::Decision> {
+        let mut listed = std::mem::take(&mut self.listed);
+        let discrete = game.decisions(&mut listed);
+        let open = if !discrete {
+            Open::Sampled
+        } else if listed.is_empty() {
+            match game.outcome() {
+                Some(r) => Open::Over(r),
+                None => Open::Over(GameResult::Draw),
+            }
+        } else if game.chance() {
+            Open::Chance {
+                outcomes: listed.clone(),
+            }
+        } else {
+            let mut untried = listed.clone();
+            untried.shuffle(&mut self.rng);
+            Open::Choices { untried }
+        };
+        self.listed = listed;
+        open
+    }
+
+    /// The child to walk into from `node`, and whether it was just made.
+    fn step(&mut self, game: &mut G, node: usize) -> Option<(usize, bool)> {
+        let mover = game.to_move();
+        let drawn = match &mut self.nodes[node].open {
+            Open::Choices { untried } => match untried.pop() {
+                Some(d) => return Some((self.add_child(node, d, mover), true)),
+                None => None,
+            },
+            Open::Chance { outcomes } => {
+                Some(outcomes[self.rng.gen_range(0..outcomes.len())].clone())
+            }
+            Open::Sampled => {
+                let n = &self.nodes[node];
+                // Progressive widening: about 2·√visits children.
+                let room = 2.0 * f64::from(n.visits + 1).sqrt();
+                #[allow(clippy::cast_precision_loss)]
+                let widen = (n.children.len() as f64) < room || n.children.is_empty();
+                if widen {
+                    if let Some(d) = game.sample(&mut self.rng) {
+                        return Some((self.add_child(node, d, mover), true));
+                    }
+                }
+                None
+            }
+            Open::Unknown | Open::Over(_) => None,
+        };
+        let Some(d) = drawn else {
+            return self.best_by_ucb(node).map(|c| (c, false));
+        };
+        let found = self.nodes[node]
+            .children
+            .iter()
+            .copied()
+            .find(|&c| self.nodes[c].decision.as_ref() == Some(&d));
+        Some(match found {
+            Some(c) => (c, false),
+            None => (self.add_child(node, d, mover), true),
+        })
+    }
+
+    fn add_child(&mut self, parent: usize, decision: G::Decision, mover: u8) -> usize {
+        let id = self.nodes.len();
+        self.nodes.push(Node::new(Some(decision), mover));
+        self.nodes[parent].children.push(id);
+        id
+    }
+
+    /// The child to walk into by UCB1: a proven win at once, a proven loss only when every
+    /// child is one.
+    fn best_by_ucb(&self, node: usize) -> Option<usize> {
+        let parent = &self.nodes[node];
+        // `libm`'s logarithm, not the platform's: the same bits on every machine, so a seeded
+        // search makes the same choices everywhere (`sqrt` is exact by IEEE 754 already).
+        let log_n = libm::log(f64::from(parent.visits.max(1)));
+        let c = self.config.exploration;
+        let mut best = *parent.children.first()?;
+        let mut best_score = f64::NEG_INFINITY;
+        for &child in &parent.children {
+            let n = &self.nodes[child];
+            let score = if n.proof == Proof::Win {
+                return Some(child);
+            } else if n.proof == Proof::Loss {
+                f64::MIN
+            } else if n.visits == 0 {
+                f64::INFINITY
+            } else {
+                n.mean() + c * (log_n / f64::from(n.visits)).sqrt()
+            };
+            if score > best_score {
+                best_score = score;
+                best = child;
+            }
+        }
+        Some(best)
+    }
+
+    /// Makes `child` the root, keeping its subtree (renumbered; the rest is dropped).
+    fn reroot(&mut self, child: usize) {
+        let mut kept = Vec::new();
+        let mut map = vec![usize::MAX; self.nodes.len()];
+        let mut stack = vec![child];
+        while let Some(n) = stack.pop() {
+            map[n] = kept.len();
+            kept.push(n);
+            stack.extend(self.nodes[n].children.iter().rev());
+        }
+        let mut nodes = Vec::with_capacity(kept.len());
+        for &old in &kept {
+            let mut node = std::mem::replace(&mut self.nodes[old], Node::new(None, 0));
+            for c in &mut node.children {
+                *c = map[*c];
+            }
+            nodes.push(node);
+        }
+        self.nodes = nodes;
+    }
+
+    /// Starts a fresh tree at the game's position, unless the tree's root is that position.
+    fn ensure_root(&mut self, game: &G) {
+        // With history read by the rules, one key may stand for positions with different
+        // moves: only the moves observed tell that the tree's root is still the position.
+        let key = game.position_key().filter(|_| !game.reads_history());
+        let moved_on = match key {
+            Some(_) => self.root_key.is_some() && key != self.root_key,
+            None => !self.observed,
+        };
+        if self.nodes.is_empty() || moved_on {
+            self.nodes.clear();
+            self.nodes.push(Node::new(None, 1 - game.to_move().min(1)));
+        }
+        self.root_key = key;
+        self.observed = false;
+    }
+}
+
+impl<G: Game> Agent<G> for Mcts<G> {
+    fn name(&self) -> String {
+        super::AgentSpec::Mcts(self.config.clone()).to_string()
+    }
+
+    fn choose(&mut self, game: &mut G) -> Option<Thought<G::Decision>> {
+        self.ensure_root(game);
+        if matches!(self.nodes[ROOT].open, Open::Unknown) {
+            self.nodes[ROOT].open = self.list(game);
+        }
+        match &self.nodes[ROOT].open {
+            Open::Over(_) => return None,
+            Open::Chance { outcomes } => {
+                // Chance's decision is not the agent's to take: draw one as the game would.
+                let decision = outcomes[self.rng.gen_range(0..outcomes.len())].clone();
+                return Some(Thought {
+                    decision,
+                    value: None,
+                    ranked: Vec::new(),
+                    unit: "visits",
+                    summary: "chance decides".to_string(),
+                });
+            }
+            _ => {}
+        }
+        let start = Instant::now();
+        let limit = self.config.iteration_limit();
+        let mut done = 0u32;
+        // A proven root needs no more search: its winning decision, or any, is known.
+        while done < limit
+            && self.nodes.len() < MAX_TREE
+            && self.nodes[ROOT].proof == Proof::Unknown
+            && self.config.time.is_none_or(|t| start.elapsed() < t)
+        {
+            self.iterate(game);
+            done += 1;
+        }
+        self.iterations += u64::from(done);
+        let mut ranked: Vec<(Proof, G::Decision, f64, u64)> = self.nodes[ROOT]
+            .children
+            .iter()
+            .filter_map(|&c| {
+                let n = &self.nodes[c];
+                let value = match n.proof {
+                    Proof::Win => 1.0,
+                    Proof::Loss => 0.0,
+                    Proof::Unknown => n.mean(),
+                };
+                Some((n.proof, n.decision.clone()?, value, u64::from(n.visits)))
+            })
+            .collect();
+        // Proven wins first and proven losses last; by visits in between.
+        let rank = |p: Proof| match p {
+            Proof::Win => 0,
+            Proof::Unknown => 1,
+            Proof::Loss => 2,
+        };
+        ranked.sort_by(|a, b| {
+            rank(a.0)
+                .cmp(&rank(b.0))
+                .then(b.3.cmp(&a.3))
+                .then(b.2.total_cmp(&a.2))
+        });
+        let ranked: Vec<(G::Decision, f64, u64)> =
+            ranked.into_iter().map(|(_, d, v, n)| (d, v, n)).collect();
+        let (decision, value, _) = ranked.first()?.clone();
+        Some(Thought {
+            decision,
+            value: Some(value),
+            ranked,
+            unit: "visits",
+            summary: format!(
+                "{done} iterations in {:.2} s, {} nodes",
+                start.elapsed().as_secs_f64(),
+                self.nodes.len()
+            ),
+        })
+    }
+
+    fn observe(&mut self, decision: &G::Decision) {
+        let child = self.nodes.first().and_then(|root| {
+            root.children
+                .iter()
+                .copied()
+                .find(|&c| self.nodes[c].decision.as_ref() == Some(decision))
+        });
+        match child {
+            Some(c) => {
+                self.reroot(c);
+                self.root_key = None;
+                self.observed = true;
+            }
+            None => self.nodes.clear(),
+        }
+    }
+
+    fn reset(&mut self) {
+        self.nodes.clear();
+        self.root_key = None;
+        self.observed = false;
+    }
+}

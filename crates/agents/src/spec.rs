@@ -1,0 +1,308 @@
+//! Agent specs: the text that names an agent and its settings, read the same way by every
+//! command (`--vs`, `--agents`, `--agent`).
+//!
+//! A spec is a name and `:key=value` settings: `random`, `mcts`, `mcts:iterations=2000`,
+//! `mcts:time=1.5s:c=1.4`, `alphabeta:depth=4`, `alphabeta:time=500ms`. A list of specs is
+//! separated by commas.
+
+use std::fmt;
+use std::time::Duration;
+
+use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use super::mcts::{Mcts, MctsConfig};
+use super::random::Random;
+use super::Agent;
+use rulestone_runtime::Game;
+
+/// An agent and its settings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentSpec {
+    Random,
+    Mcts(MctsConfig),
+    AlphaBeta(AlphaBetaConfig),
+}
+
+/// A spec that names no agent or has a bad setting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError {
+    pub message: String,
+    /// What to write instead.
+    pub help: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}\n  help: {}", self.message, self.help)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Every agent, with its settings and what they mean: the long help of every option that
+/// takes a spec.
+pub const AGENTS_HELP: &str = "\
+An agent is a name, then settings, each as `:key=value`:
+  random              a uniformly random legal decision
+  mcts                Monte Carlo tree search (UCT) with random playouts
+    iterations=N        playouts per decision (default 1000)
+    time=T              think for T (`1.5s`, `500ms`); the first limit wins
+    c=X                 exploration constant (default 1.4)
+    steps=N             longest playout in decisions (default 200, at most 100000; a
+                        longer one is cut there and the position it reached is evaluated)
+  alphabeta           iterative-deepening negamax with a transposition table
+    depth=N             search depth in decisions (default 4)
+    time=T              think for T, deepening until time is up
+    memory=MB           transposition table size in MiB (default 16, at most 4096)
+e.g. `mcts:iterations=2000`, `alphabeta:depth=3`, `mcts:time=2s:c=1.0`";
+
+const NAMES: [&str; 3] = ["random", "mcts", "alphabeta"];
+
+impl AgentSpec {
+    /// Reads one spec.
+    ///
+    /// # Errors
+    /// An unknown agent or setting, or a value that is no number or time, with what to write.
+    pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
+        let mut parts = text.trim().split(':');
+        let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+        let settings: Vec<(&str, &str)> = parts
+            .map(|p| {
+                p.split_once('=').ok_or_else(|| SpecError {
+                    message: format!("`{p}` in agent `{text}` is not a setting"),
+                    help: "write each setting as `:key=value`, e.g. `mcts:iterations=2000`"
+                        .to_string(),
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let mut spec = match name.as_str() {
+            "random" => AgentSpec::Random,
+            "mcts" => AgentSpec::Mcts(MctsConfig::default()),
+            "alphabeta" | "ab" => AgentSpec::AlphaBeta(AlphaBetaConfig::default()),
+            _ => return Err(unknown_agent(&name)),
+        };
+        for (key, value) in settings {
+            spec.set(key.trim(), value.trim())?;
+        }
+        Ok(spec)
+    }
+
+    /// Reads a comma-separated list of specs.
+    ///
+    /// # Errors
+    /// The first spec that [`AgentSpec::parse`] refuses.
+    pub fn parse_list(text: &str) -> Result<Vec<AgentSpec>, SpecError> {
+        text.split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(AgentSpec::parse)
+            .collect()
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        let agent = self.kind();
+        match (self, key) {
+            (AgentSpec::Mcts(c), "iterations" | "i") => c.iterations = Some(count(key, value)?),
+            (AgentSpec::Mcts(c), "time" | "t") => c.time = Some(time(value)?),
+            (AgentSpec::Mcts(c), "c") => c.exploration = number(key, value)?,
+            (AgentSpec::Mcts(c), "steps") => c.max_steps = at_most(key, value, MAX_STEPS)?,
+            (AgentSpec::AlphaBeta(c), "depth" | "d") => c.depth = Some(count(key, value)?),
+            (AgentSpec::AlphaBeta(c), "time" | "t") => c.time = Some(time(value)?),
+            (AgentSpec::AlphaBeta(c), "memory" | "mb") => {
+                c.memory_mb = at_most(key, value, MAX_MEMORY_MB)?;
+            }
+            _ => {
+                return Err(SpecError {
+                    message: format!("`{agent}` has no setting `{key}`"),
+                    help: match agent {
+                        "mcts" => "mcts takes iterations=N, time=T, c=X and steps=N",
+                        "alphabeta" => "alphabeta takes depth=N, time=T and memory=MB",
+                        _ => "random takes no settings",
+                    }
+                    .to_string(),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    fn kind(&self) -> &'static str {
+        match self {
+            AgentSpec::Random => "random",
+            AgentSpec::Mcts(_) => "mcts",
+            AgentSpec::AlphaBeta(_) => "alphabeta",
+        }
+    }
+
+    /// A new agent of this spec; `seed` fixes its random choices.
+    #[must_use]
+    pub fn build<'g, G: Game + 'g>(&self, seed: u64) -> Box<dyn Agent<G> + 'g> {
+        match self {
+            AgentSpec::Random => Box::new(Random::new(seed)),
+            AgentSpec::Mcts(c) => Box::new(Mcts::<G>::new(c.clone(), seed)),
+            AgentSpec::AlphaBeta(c) => Box::new(AlphaBeta::<G>::new(c.clone())),
+        }
+    }
+}
+
+/// The spec as text, with only the settings that differ from the defaults: what tables show.
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.kind())?;
+        match self {
+            AgentSpec::Random => {}
+            AgentSpec::Mcts(c) => {
+                let d = MctsConfig::default();
+                if let Some(n) = c.iterations {
+                    if c.time.is_some() || Some(n) != d.iterations {
+                        write!(f, ":iterations={n}")?;
+                    }
+                }
+                if let Some(t) = c.time {
+                    write!(f, ":time={}", show_time(t))?;
+                }
+                if (c.exploration - d.exploration).abs() > f64::EPSILON {
+                    write!(f, ":c={}", c.exploration)?;
+                }
+                if c.max_steps != d.max_steps {
+                    write!(f, ":steps={}", c.max_steps)?;
+                }
+            }
+            AgentSpec::AlphaBeta(c) => {
+                let d = AlphaBetaConfig::default();
+                if let Some(n) = c.depth {
+                    write!(f, ":depth={n}")?;
+                }
+                if let Some(t) = c.time {
+                    write!(f, ":time={}", show_time(t))?;
+                }
+                if c.memory_mb != d.memory_mb {
+                    write!(f, ":memory={}", c.memory_mb)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn show_time(t: Duration) -> String {
+    if t.subsec_millis() == 0 {
+        format!("{}s", t.as_secs())
+    } else {
+        format!("{}ms", t.as_millis())
+    }
+}
+
+fn unknown_agent(name: &str) -> SpecError {
+    let near =
+        rulestone_diag::suggest::closest(name, NAMES).map(|n| format!("did you mean `{n}`? "));
+    SpecError {
+        message: format!("there is no agent `{name}`"),
+        help: format!(
+            "{}the agents are {}",
+            near.unwrap_or_default(),
+            NAMES
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The longest playout `steps=` allows: the longest move list a record holds.
+pub const MAX_STEPS: u32 = 100_000;
+
+/// The largest table `memory=` allows, in MiB: the table is allocated whole at the first
+/// decision, so a larger one would exhaust the memory of most machines.
+pub const MAX_MEMORY_MB: u32 = 4096;
+
+/// [`count`], at most `max`.
+fn at_most(key: &str, value: &str, max: u32) -> Result<u32, SpecError> {
+    let n = count(key, value)?;
+    if n > max {
+        return Err(SpecError {
+            message: format!("`{key}={value}` is more than the limit of {max}"),
+            help: format!("write a value from 1 to {max}"),
+        });
+    }
+    Ok(n)
+}
+
+fn count(key: &str, value: &str) -> Result<u32, SpecError> {
+    value
+        .replace('_', "")
+        .parse::<u32>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| SpecError {
+            message: format!("`{key}={value}`: `{value}` is not a positive whole number"),
+            help: format!("write e.g. `{key}=1000`"),
+        })
+}
+
+fn number(key: &str, value: &str) -> Result<f64, SpecError> {
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .ok_or_else(|| SpecError {
+            message: format!("`{key}={value}`: `{value}` is not a number of 0 or more"),
+            help: format!("write e.g. `{key}=1.4`"),
+        })
+}
+
+/// `1.5s`, `500ms` or `2` (seconds), at most an hour.
+fn time(value: &str) -> Result<Duration, SpecError> {
+    let (digits, scale) = if let Some(ms) = value.strip_suffix("ms") {
+        (ms, 0.001)
+    } else if let Some(s) = value.strip_suffix('s') {
+        (s, 1.0)
+    } else {
+        (value, 1.0)
+    };
+    digits
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .map(|x| x * scale)
+        .filter(|s| s.is_finite() && *s > 0.0 && *s <= 3600.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| SpecError {
+            message: format!("`time={value}` is not a time"),
+            help: "write seconds or milliseconds, more than 0 and at most an hour: `time=1.5s`, `time=500ms`".to_string(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_and_print_back() {
+        for text in [
+            "random",
+            "mcts",
+            "mcts:iterations=2000",
+            "mcts:time=1500ms:c=1",
+            "alphabeta:depth=3",
+            "alphabeta:time=2s",
+        ] {
+            let spec = AgentSpec::parse(text).expect(text);
+            assert_eq!(AgentSpec::parse(&spec.to_string()).as_ref(), Ok(&spec));
+        }
+        assert_eq!(
+            AgentSpec::parse_list("mcts:i=10, random").map(|l| l.len()),
+            Ok(2)
+        );
+    }
+
+    #[test]
+    fn bad_specs_say_what_to_write() {
+        let e = AgentSpec::parse("mtcs").expect_err("no such agent");
+        assert!(e.help.contains("did you mean `mcts`"), "{e}");
+        let e = AgentSpec::parse("mcts:depth=3").expect_err("no such setting");
+        assert!(e.message.contains("no setting `depth`"), "{e}");
+        assert!(AgentSpec::parse("mcts:iterations=-1").is_err());
+        assert!(AgentSpec::parse("mcts:time=forever").is_err());
+        assert!(AgentSpec::parse("mcts:iterations").is_err());
+    }
+}

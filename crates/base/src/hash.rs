@@ -1,0 +1,44 @@
+//! Hashing for keys that are hashes already (Zobrist keys, loop keys): a set or map of them
+//! needs no second hash.
+
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher that takes a `u64` key as its own hash, and mixes any other bytes it is given.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Builds [`KeyHasher`]s, for `HashMap::with_hasher` and friends.
+pub type BuildKeyHasher = BuildHasherDefault<KeyHasher>;
+
+/// A set of keys that are hashes already.
+pub type KeySet = std::collections::HashSet<u64, BuildKeyHasher>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_its_own_hash() {
+        let mut h = KeyHasher::default();
+        h.write_u64(0xDEAD_BEEF);
+        assert_eq!(h.finish(), 0xDEAD_BEEF);
+        let set: KeySet = [1, 2, 2].into_iter().collect();
+        assert_eq!(set.len(), 2);
+    }
+}

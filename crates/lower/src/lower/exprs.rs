@@ -1,0 +1,553 @@
+//! Expressions: sets of cells, integers, conditions, cells, players, directions and text. A
+//! built-in is lowered by the id the checker resolved it to ([`Func`], [`Value`]); the `where`
+//! and intersection optimisations are passes ([`rulestone_ir::passes`]).
+
+use super::*;
+use rulestone_check::model::{Func, Value};
+use rulestone_ir::build::locals::Placed;
+use rulestone_ir::build::tracks::waiting;
+
+/// A set of cells built from a relation and a set of cells.
+type RelationSet = fn(u16, SetId) -> SetExpr;
+
+/// The built-ins from a relation and a set of cells to a set of cells.
+const RELATION_SETS: [(Func, RelationSet); 3] = [
+    (Func::All, |relation, of| SetExpr::All { relation, of }),
+    (Func::None, |relation, of| SetExpr::None { relation, of }),
+    (Func::Any, |relation, of| SetExpr::Any { relation, of }),
+];
+
+/// Argument `i` of a built-in's call (the checker has matched them to its signature).
+fn arg(args: &[Expr], i: usize) -> Result<&Expr> {
+    args.get(i)
+        .ok_or_else(|| LowerError::internal("a built-in is missing an argument"))
+}
+
+/// The arguments of a call (none for any other expression).
+fn call_args(e: &Expr) -> &[Expr] {
+    match &e.kind {
+        ExprKind::Call { args, .. } => args,
+        _ => &[],
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// Lowers `e` with `f`: a define's use becomes its body (a call's parameters replaced by its
+    /// arguments; the checker has matched their numbers and types), and an error with no place
+    /// is placed at `e`.
+    fn lower<T>(&mut self, e: &Expr, f: fn(&mut Self, &Expr) -> Result<T>) -> Result<T> {
+        let (name, args) = match &e.kind {
+            ExprKind::Call { func, args } => (func, args.as_slice()),
+            ExprKind::Name(n) => (n, &[][..]),
+            _ => return f(self, e).map_err(|err| err.at(e.span)),
+        };
+        match self.syms.get(&name.name) {
+            Some(Sym::Define(body, params)) if params.len() == args.len() => {
+                self.lower(&body.substitute(params, args), f)
+            }
+            _ => f(self, e).map_err(|err| err.at(e.span)),
+        }
+    }
+
+    /// The built-in function the checker resolved the call `e` to.
+    fn func(&self, e: &Expr) -> Result<Func> {
+        self.types
+            .func(e)
+            .ok_or_else(|| LowerError::internal("a call the checker did not resolve"))
+    }
+
+    pub(super) fn template_part(&mut self, e: &Expr) -> Result<TemplatePart> {
+        self.lower(e, Self::template_part_at)
+    }
+
+    fn template_part_at(&mut self, e: &Expr) -> Result<TemplatePart> {
+        let placed = match &e.kind {
+            ExprKind::Field { base, .. } => self.placed(base),
+            _ => self.placed(e),
+        };
+        Ok(match (self.ty(e)?, placed) {
+            (Ty::Placement, Some(p)) => TemplatePart::ShapeName {
+                slot: p.slot,
+                table: p.table,
+            },
+            // `facing` is a placed shape's one field of text.
+            (Ty::Text, Some(p)) => TemplatePart::Facing {
+                slot: p.slot,
+                table: p.table,
+            },
+            _ if self.types.func(e) == Some(Func::Letter) => {
+                TemplatePart::Letter(self.int(arg(call_args(e), 0)?)?)
+            }
+            (Ty::Dir, _) => {
+                let (relation, dir) = self.dir(e)?;
+                TemplatePart::Dir { relation, dir }
+            }
+            (Ty::Cell, _) => TemplatePart::Cell(self.cell(e)?),
+            (Ty::Int, _) => TemplatePart::Int(self.int(e)?),
+            (Ty::Decimal, _) => TemplatePart::Decimal(self.int(e)?),
+            (Ty::Player, _) => TemplatePart::Player(self.player(e)?),
+            _ => match self.env.eval(e) {
+                Ok(Const::Word(w) | Const::Text(w)) => TemplatePart::Text(w),
+                _ => return err("this value cannot be written"),
+            },
+        })
+    }
+
+    /// A direction value: its relation and how to compute it.
+    pub(super) fn dir(&mut self, e: &Expr) -> Result<(u16, DirExpr)> {
+        self.lower(e, Self::dir_at)
+    }
+
+    fn dir_at(&mut self, e: &Expr) -> Result<(u16, DirExpr)> {
+        let args = match &e.kind {
+            ExprKind::Name(n) => {
+                return match self.locals.get(&n.name) {
+                    Some(Local::Dir { var, relation }) => Ok((relation, DirExpr::Var(var))),
+                    _ => err(format!("`{}` is not a direction value", n.name)),
+                }
+            }
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand,
+            } => {
+                let (r, d) = self.dir(operand)?;
+                return Ok((r, DirExpr::Neg(Box::new(d))));
+            }
+            ExprKind::Call { args, .. } => args,
+            _ => return err("expected a direction value"),
+        };
+        let func = self.func(e)?;
+        if func == Func::Dir {
+            let relation = self.relation(arg(args, 0)?)?;
+            return Ok((relation, DirExpr::Index(self.int(arg(args, 1)?)?)));
+        }
+        let (r, d) = self.dir(arg(args, 0)?)?;
+        let d = Box::new(d);
+        match func {
+            Func::Left | Func::Right => {
+                let Ok(k) = self.env.int(arg(args, 1)?) else {
+                    return err("the turn of `left` or `right` must be a constant");
+                };
+                let k = i32::try_from(k).unwrap_or(0);
+                Ok((r, DirExpr::Turn(d, if func == Func::Left { -k } else { k })))
+            }
+            Func::Flip => {
+                let axis = match &arg(args, 1)?.kind {
+                    ExprKind::Name(n) => self.board.geometry.axes.iter().position(|a| *a == n.name),
+                    _ => None,
+                };
+                let Some(axis) = axis.and_then(|a| u8::try_from(a).ok()) else {
+                    return err("`flip` takes an axis of the board");
+                };
+                Ok((r, DirExpr::Mirror(d, axis)))
+            }
+            _ => err("expected a direction value"),
+        }
+    }
+
+    fn is_dir(&self, e: &Expr) -> bool {
+        self.ty(e).is_ok_and(|t| t == Ty::Dir)
+    }
+
+    /// The `place` variable an expression names, if it does.
+    fn placed(&self, e: &Expr) -> Option<Placed> {
+        match &e.kind {
+            ExprKind::Name(n) => match self.locals.get(&n.name) {
+                Some(Local::Placed(p)) => Some(p),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The type the checker found for `e`: the lowering never infers or guesses one.
+    pub(super) fn ty(&self, e: &Expr) -> Result<Ty> {
+        match self.types.of(e) {
+            Some(Ty::Error) | None => err("an expression the checker did not type"),
+            Some(t) => Ok(t),
+        }
+    }
+
+    pub(super) fn set(&mut self, e: &Expr) -> Result<SetId> {
+        self.lower(e, Self::set_at)
+    }
+
+    fn set_at(&mut self, e: &Expr) -> Result<SetId> {
+        let s = match &e.kind {
+            ExprKind::Field { base, .. } if self.ty(e)? == Ty::Cells => {
+                let p = self
+                    .placed(base)
+                    .ok_or_else(|| LowerError::internal("no placement"))?;
+                SetExpr::Placed {
+                    slot: p.slot,
+                    table: p.table,
+                }
+            }
+            ExprKind::Name(n) => match (self.locals.get(&n.name), self.types.value(e), self.sym(e))
+            {
+                (Some(Local::Set(slot)), ..) => SetExpr::Local(slot),
+                (_, Some(Value::Empty), _) => SetExpr::Empty,
+                (_, Some(Value::Occupied), _) => SetExpr::Occupied,
+                (_, Some(Value::Own), _) => SetExpr::PlayerPieces(PlayerRef::Mover),
+                (_, Some(Value::Enemy), _) => SetExpr::PlayerPieces(PlayerRef::Opponent),
+                (_, Some(Value::Cells), _) => SetExpr::Const(self.prog.board.all),
+                (.., Some(Sym::Zone(z))) => SetExpr::Const(self.prog.zones[z as usize].cells),
+                _ => match self.cell(e)? {
+                    CellRef::Const(c) => SetExpr::Const(CellSet::single(usize::from(c))),
+                    c => SetExpr::Single(c),
+                },
+            },
+            ExprKind::CellSet(items) => {
+                let mut acc = self.prog.push_set(SetExpr::Const(CellSet::EMPTY));
+                for item in items {
+                    let s = self.set(item)?;
+                    acc = self.prog.union(acc, s);
+                }
+                return Ok(acc);
+            }
+            ExprKind::Call { args, .. } => self.set_call(self.func(e)?, args)?,
+            ExprKind::Binary {
+                op: BinaryOp::Where,
+                lhs,
+                rhs,
+            } => {
+                let base = self.set(lhs)?;
+                let outer = std::mem::replace(&mut self.in_where, true);
+                let cond = self.bool(rhs);
+                self.in_where = outer;
+                return Ok(self.prog.filter(base, cond?));
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let (a, b) = (self.set(lhs)?, self.set(rhs)?);
+                return match op {
+                    BinaryOp::Union => Ok(self.prog.union(a, b)),
+                    BinaryOp::Inter => Ok(self.prog.inter(a, b)),
+                    BinaryOp::Sub => Ok(self.prog.diff(a, b)),
+                    _ => err(format!("`{}` does not give a set of cells", op.symbol())),
+                };
+            }
+            _ => SetExpr::Single(self.cell(e)?),
+        };
+        Ok(self.prog.push_set(s))
+    }
+
+    /// A call of a built-in that gives a set of cells.
+    fn set_call(&mut self, func: Func, args: &[Expr]) -> Result<SetExpr> {
+        let a = |i| arg(args, i);
+        Ok(match func {
+            Func::Pieces => {
+                let Some(Sym::Piece(kind)) = self.sym(a(0)?) else {
+                    return err("`pieces` expects a piece");
+                };
+                let code = 1 + 2 * kind;
+                if let Some(p) = args.get(1) {
+                    let player = self.player(p)?;
+                    return Ok(SetExpr::Pieces { code, player });
+                }
+                let [x, y] = [0, 1].map(|p| {
+                    let player = PlayerRef::Const(p);
+                    self.prog.push_set(SetExpr::Pieces { code, player })
+                });
+                SetExpr::Union(x, y)
+            }
+            Func::Step => match (self.relation_or_dir(a(0)?)?, self.set(a(1)?)?) {
+                ((relation, Some(dir)), of) => SetExpr::StepDir { relation, dir, of },
+                ((relation, None), of) => SetExpr::Step { relation, of },
+            },
+            Func::Ray | Func::Run => {
+                let (relation, dir) = self.relation_or_dir(a(0)?)?;
+                let from = self.cell(a(1)?)?;
+                // `run` takes the set its cells must stay in; `ray` has no third argument.
+                let run = args.get(2).map(|cells| self.set(cells)).transpose()?;
+                SetExpr::Line {
+                    relation,
+                    dir,
+                    from,
+                    run,
+                }
+            }
+            Func::One => SetExpr::First(self.set(a(0)?)?),
+            Func::Group => SetExpr::Group {
+                relation: self.relation(a(0)?)?,
+                from: self.set(a(1)?)?,
+                through: self.set(a(2)?)?,
+            },
+            Func::Between => SetExpr::Between {
+                relation: self.relation(a(0)?)?,
+                from: self.cell(a(1)?)?,
+                run: self.set(a(2)?)?,
+                end: self.set(a(3)?)?,
+            },
+            Func::Brackets => SetExpr::Brackets {
+                relation: self.relation(a(0)?)?,
+                run: self.set(a(1)?)?,
+                end: self.set(a(2)?)?,
+            },
+            _ => match RELATION_SETS.iter().find(|(f, _)| *f == func) {
+                Some((_, make)) => make(self.relation(a(0)?)?, self.set(a(1)?)?),
+                None => return err(format!("`{func:?}` does not give a set of cells")),
+            },
+        })
+    }
+
+    /// What the name `e` lowers to, if it names a declaration.
+    pub(super) fn sym(&self, e: &Expr) -> Option<Sym<'a>> {
+        match &e.kind {
+            ExprKind::Name(n) => self.syms.get(&n.name).copied(),
+            _ => None,
+        }
+    }
+
+    /// The relation (or direction) `e` names.
+    fn relation(&self, e: &Expr) -> Result<u16> {
+        match self.sym(e) {
+            Some(Sym::Relation(r)) => Ok(r),
+            _ => err("expected a relation"),
+        }
+    }
+
+    /// A relation, or a direction value and its relation.
+    fn relation_or_dir(&mut self, e: &Expr) -> Result<(u16, Option<DirExpr>)> {
+        if self.is_dir(e) {
+            let (relation, dir) = self.dir(e)?;
+            return Ok((relation, Some(dir)));
+        }
+        Ok((self.relation(e)?, None))
+    }
+
+    pub(super) fn cell(&mut self, e: &Expr) -> Result<CellRef> {
+        self.lower(e, Self::cell_at)
+    }
+
+    fn cell_at(&mut self, e: &Expr) -> Result<CellRef> {
+        match &e.kind {
+            ExprKind::Field { base, .. } => match self.placed(base) {
+                Some(p) => Ok(CellRef::Var(p.anchor)),
+                None => err("only a placed shape has an anchor"),
+            },
+            ExprKind::Name(n) => {
+                let name = n.name.as_str();
+                if let Some(Local::Cell(var)) = self.locals.get(name) {
+                    return Ok(CellRef::Var(var));
+                }
+                if let Some(Sym::Token(slot)) = self.syms.get(name) {
+                    return Ok(CellRef::Slot(*slot));
+                }
+                if let Some(&c) = self.board.geometry.by_name.get(name) {
+                    return Ok(CellRef::Const(u16::try_from(c).unwrap_or(u16::MAX)));
+                }
+                if self.syms.names.cell_named_at(n.span).is_some() {
+                    let (name, span) = (name.to_string(), n.span);
+                    return Err(ConfigureError::MissingCell { name, span }.into());
+                }
+                Ok(CellRef::Var(self.locals.cell(name, n.span)?))
+            }
+            _ => err("only a picked cell or a cell name can be used here"),
+        }
+    }
+
+    pub(super) fn player(&mut self, e: &Expr) -> Result<PlayerRef> {
+        self.lower(e, Self::player_at)
+    }
+
+    fn player_at(&mut self, e: &Expr) -> Result<PlayerRef> {
+        match (&e.kind, self.sym(e), self.types.value(e)) {
+            (_, Some(Sym::Player(p)), _) => Ok(PlayerRef::Const(p)),
+            (_, _, Some(Value::Mover)) => Ok(PlayerRef::Mover),
+            (_, _, Some(Value::Opponent)) => Ok(PlayerRef::Opponent),
+            (ExprKind::Call { args, .. }, ..) if self.func(e)? == Func::Owner => {
+                Ok(PlayerRef::Owner(self.cell(arg(args, 0)?)?))
+            }
+            _ => err("expected a player"),
+        }
+    }
+
+    pub(super) fn int(&mut self, e: &Expr) -> Result<IntId> {
+        self.lower(e, Self::int_at)
+    }
+
+    fn int_at(&mut self, e: &Expr) -> Result<IntId> {
+        // Every name is unique (E0102), so an expression the options decide reads no variable.
+        if let Ok(Const::Int(v) | Const::Decimal(v)) = self.env.eval(e) {
+            return Ok(self.prog.push_const(v));
+        }
+        let axis = |this: &Self, name: &str| {
+            let axis = this.board.geometry.axes.iter().position(|a| a == name)?;
+            Some(u8::try_from(axis).unwrap_or(0))
+        };
+        let i = match &e.kind {
+            ExprKind::Int(v) | ExprKind::Decimal(v) => return Ok(self.prog.push_const(*v)),
+            ExprKind::Name(n) => match (self.sym(e), axis(self, &n.name)) {
+                (_, Some(axis)) if self.in_where => IntExpr::Axis {
+                    cell: CellRef::Candidate,
+                    axis,
+                },
+                (Some(Sym::Counter(base)), _) => IntExpr::Counter(base),
+                (Some(Sym::Layer(base)), _) if self.in_where => IntExpr::CellCounter {
+                    base,
+                    cell: CellRef::Candidate,
+                },
+                _ if self.types.value(e) == Some(Value::Repetitions) => IntExpr::Repetitions,
+                _ => return err(format!("`{}` is not a number", n.name)),
+            },
+            ExprKind::Field { base, field } => {
+                let cell = self.cell(base)?;
+                let Some(axis) = axis(self, &field.name) else {
+                    return err(format!("the board has no axis `{}`", field.name));
+                };
+                IntExpr::Axis { cell, axis }
+            }
+            ExprKind::Index { base, index } => match self.sym(base) {
+                Some(Sym::Layer(base)) => IntExpr::CellCounter {
+                    base,
+                    cell: self.cell(index)?,
+                },
+                Some(Sym::Counter(base)) => IntExpr::PlayerCounter {
+                    base,
+                    player: self.player(index)?,
+                },
+                _ => return err("only a counter can be indexed"),
+            },
+            ExprKind::Call { args, .. } => match self.func(e)? {
+                Func::Count => IntExpr::Count(self.set(arg(args, 0)?)?),
+                Func::Points => IntExpr::Points(self.player(arg(args, 0)?)?),
+                Func::Won => IntExpr::Won(self.player(arg(args, 0)?)?),
+                Func::Waiting => {
+                    let ExprKind::Name(t) = &arg(args, 0)?.kind else {
+                        return err("`waiting` expects a track");
+                    };
+                    let (base, track) = self.track(&t.name)?;
+                    let owner = self.owner_or_mover(args.get(1))?;
+                    waiting(&mut self.prog, base, &super::stmts::lanes(&track), owner)
+                }
+                Func::Index => {
+                    let (relation, dir) = self.dir(arg(args, 0)?)?;
+                    IntExpr::DirIndex { relation, dir }
+                }
+                _ => return err("expected a number"),
+            },
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand,
+            } => IntExpr::Neg(self.int(operand)?),
+            ExprKind::Binary { op, lhs, rhs } => {
+                let Some(op) = rulestone_check::operators::int_op(*op) else {
+                    return err("expected a number");
+                };
+                // A sum with a decimal side is in hundredths: its integer side is scaled. A
+                // product or quotient keeps the decimal side's scale.
+                let scaled = matches!(op, IntOp::Add | IntOp::Sub) && self.ty(e)? == Ty::Decimal;
+                let (lhs, rhs) = (self.number(lhs, scaled)?, self.number(rhs, scaled)?);
+                IntExpr::Bin { op, lhs, rhs }
+            }
+            _ => return err("expected a number"),
+        };
+        Ok(self.prog.push_int(i))
+    }
+
+    /// A number, in hundredths when `decimal` (an integer is multiplied by 100 to meet a
+    /// decimal in a sum or comparison).
+    fn number(&mut self, e: &Expr, decimal: bool) -> Result<IntId> {
+        let value = self.int(e)?;
+        if !decimal || self.ty(e)? == Ty::Decimal {
+            return Ok(value);
+        }
+        Ok(self.prog.to_decimal(value))
+    }
+
+    pub(super) fn bool(&mut self, e: &Expr) -> Result<BoolId> {
+        self.lower(e, Self::bool_at)
+    }
+
+    fn bool_at(&mut self, e: &Expr) -> Result<BoolId> {
+        if let Ok(Const::Bool(v)) = self.env.eval(e) {
+            return Ok(self.prog.push_bool(BoolExpr::Const(v)));
+        }
+        let (op, lhs, rhs) = match &e.kind {
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                operand,
+            } => {
+                let x = self.bool(operand)?;
+                return Ok(self.prog.not(x));
+            }
+            ExprKind::Call { args, .. } => {
+                let a = |i| arg(args, i);
+                let b = match self.func(e)? {
+                    Func::Connected => BoolExpr::Connected {
+                        relation: self.relation(a(0)?)?,
+                        through: self.set(a(1)?)?,
+                        from: self.set(a(2)?)?,
+                        to: self.set(a(3)?)?,
+                    },
+                    Func::Completes => {
+                        let Some(Sym::Pattern(pattern)) = self.sym(a(0)?) else {
+                            return err("`completes` expects a pattern");
+                        };
+                        let cell = self.cell(a(1)?)?;
+                        BoolExpr::Completes {
+                            pattern,
+                            cell,
+                            set: self.set(a(2)?)?,
+                        }
+                    }
+                    _ => return err("expected a condition"),
+                };
+                return Ok(self.prog.push_bool(b));
+            }
+            ExprKind::Binary { op, lhs, rhs } => (*op, lhs, rhs),
+            _ => return err("expected a condition"),
+        };
+        let b = match op {
+            BinaryOp::And | BinaryOp::Or => {
+                let (a, b) = (self.bool(lhs)?, self.bool(rhs)?);
+                return Ok(self.prog.and_or(op == BinaryOp::And, a, b));
+            }
+            BinaryOp::In if self.is_dir(lhs) => {
+                let (relation, dir) = self.dir(lhs)?;
+                // Per player, the vectors of `dir`'s relation that are `rhs`'s for that player.
+                let mine = &self.prog.relations[usize::from(relation)].name;
+                let members = match &rhs.kind {
+                    ExprKind::Name(n) => self.board.vector_masks(mine, &n.name),
+                    _ => None,
+                };
+                let Some(members) = members else {
+                    return err("expected a relation after `in`");
+                };
+                BoolExpr::DirIn {
+                    relation,
+                    dir,
+                    members,
+                }
+            }
+            BinaryOp::In => BoolExpr::In {
+                cell: self.cell(lhs)?,
+                set: self.set(rhs)?,
+            },
+            _ => {
+                let Some(cmp) = rulestone_check::operators::cmp_op(op) else {
+                    return err("expected a condition");
+                };
+                let eq = cmp == CmpOp::Eq;
+                match self.ty(lhs)? {
+                    Ty::Cell => BoolExpr::CellEq {
+                        eq,
+                        lhs: self.cell(lhs)?,
+                        rhs: self.cell(rhs)?,
+                    },
+                    Ty::Player => BoolExpr::PlayerEq {
+                        eq,
+                        lhs: self.player(lhs)?,
+                        rhs: self.player(rhs)?,
+                    },
+                    _ => {
+                        let decimal = self.ty(lhs)? == Ty::Decimal || self.ty(rhs)? == Ty::Decimal;
+                        let (l, r) = (self.number(lhs, decimal)?, self.number(rhs, decimal)?);
+                        return Ok(self.prog.compare(cmp, l, r));
+                    }
+                }
+            }
+        };
+        Ok(self.prog.push_bool(b))
+    }
+}
