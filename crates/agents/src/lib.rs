@@ -1,6 +1,6 @@
-//! Stage 5: computer players. Every agent plays any game through [`runtime::Game`] alone, so a
-//! new `.game` file gets all of them with no code of its own; this module depends only on
-//! `runtime` (and reads no game's names).
+//! Computer players. Every agent plays any game through [`runtime::Game`] alone, so a new
+//! `.game` file gets all of them with no code of its own; this crate depends only on the
+//! runtime (and reads no game's names).
 //!
 //! An agent is chosen by a spec string (`random`, `mcts:iterations=2000`,
 //! `alphabeta:depth=4`; see [`AgentSpec`]) that every command reads the same way. The
