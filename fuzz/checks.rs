@@ -714,7 +714,7 @@ pub fn shot(bytes: &[u8]) {
         }
         assert_on_table(&m);
         let _ = m.status();
-        let _ = m.render();
+        let _ = rulestone::cli::inputs::draw_table(&m);
         let _ = m.outcome();
     }
 }

@@ -487,7 +487,11 @@ fn a_whole_simulated_match() {
     let p = program(&[]);
     let mut m = start(&p, 7);
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut out = format!("{}\n{}", m.position.log.join("\n"), m.render());
+    let mut out = format!(
+        "{}\n{}",
+        m.position.log.join("\n"),
+        rulestone::cli::inputs::draw_table(&m)
+    );
     while m.outcome().is_none() {
         let Some(d) = m.random_decision(&mut rng) else {
             break;
@@ -499,7 +503,11 @@ fn a_whole_simulated_match() {
             out.push_str(&format!("  {l}\n"));
         }
     }
-    out.push_str(&format!("\n{}{}", m.render(), m.status()));
+    out.push_str(&format!(
+        "\n{}{}",
+        rulestone::cli::inputs::draw_table(&m),
+        m.status()
+    ));
     out.push_str(&format!(
         "result: {:?}, turns {}\n",
         m.outcome(),

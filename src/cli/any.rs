@@ -152,7 +152,7 @@ turn now), `time match` (the match clock ran out)";
 
 impl Shown for TableMatch<'_> {
     fn drawing(&mut self) -> String {
-        format!("{}{}", self.render(), self.status())
+        format!("{}{}", super::table::draw(self), self.status())
     }
 
     fn log(&self) -> Vec<String> {

@@ -60,6 +60,12 @@ pub fn rolls(text: &str) -> Result<Vec<Vec<i32>>, String> {
     super::perft::parse_rolls(text).map_err(message)
 }
 
+/// A table match drawn as `play` shows it.
+#[must_use]
+pub fn draw_table(m: &crate::runtime::table::TableMatch<'_>) -> String {
+    super::table::draw(m)
+}
+
 /// A table game's program from its source and `--set` values (parameters and options), with
 /// each player's armies as the game file declares them: what a table command loads.
 ///

@@ -1,11 +1,12 @@
 //! Table games (discs on a simulated or real table) for the commands: loading a game with its
 //! armies, starting a match, reading lists of decisions.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::check::table::TableGame;
 use crate::diag;
-use crate::ir::table::{Army, TableProgram};
+use crate::ir::table::{Army, Axis, TableProgram};
 use crate::runtime::table::TableMatch;
 use crate::runtime::GameResult;
 use crate::syntax;
@@ -203,4 +204,56 @@ pub(crate) fn start<'t>(
         })?;
     }
     Ok(m)
+}
+
+/// The table drawn as text, 60 characters across its length: lines, and each stone on the table
+/// by its kind's letter (the first player's in capitals). Drawing is the command line's: the
+/// runtime only keeps the match.
+pub(crate) fn draw(m: &TableMatch<'_>) -> String {
+    let p = m.program;
+    let cols = 60usize;
+    let rows = 15usize;
+    #[allow(clippy::cast_precision_loss)]
+    let (sx, sy) = (p.length / cols as f64, p.width / rows as f64);
+    let mut grid = vec![vec![' '; cols]; rows];
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let col = |x: f64| ((x / sx).floor().max(0.0) as usize).min(cols - 1);
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let row = |y: f64| rows - 1 - ((y / sy).floor().max(0.0) as usize).min(rows - 1);
+    for l in &p.lines {
+        if l.axis == Axis::X {
+            let c = col(l.at);
+            let mark = if l.capture.is_some() { '|' } else { ':' };
+            for r in &mut grid {
+                r[c] = mark;
+            }
+        }
+    }
+    for s in &m.position.stones {
+        if s.disc.on_table {
+            let letter = p.discs[s.kind].letter.chars().next().unwrap_or('o');
+            let ch = if s.owner == 0 {
+                letter.to_ascii_uppercase()
+            } else {
+                letter.to_ascii_lowercase()
+            };
+            grid[row(s.disc.y)][col(s.disc.x)] = ch;
+        }
+    }
+    let mut out = String::new();
+    let wall = format!("+{}+\n", "=".repeat(cols));
+    out.push_str(&wall);
+    for r in grid {
+        out.push('|');
+        out.extend(r);
+        out.push_str("|\n");
+    }
+    out.push_str(&wall);
+    let _ = writeln!(
+        out,
+        "{} stones are capitals, {} stones small letters; `|` capture lines, `:` other lines",
+        m.player(0),
+        m.player(1)
+    );
+    out
 }

@@ -1376,4 +1376,3 @@ mod tests {
         assert!(ray(4, 4, 0, 0).shift.is_none());
     }
 }
-

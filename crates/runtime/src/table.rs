@@ -1314,57 +1314,6 @@ impl<'p> TableMatch<'p> {
         }
     }
 
-    /// The table drawn as text: `cols` characters across the length.
-    #[must_use]
-    pub fn render(&self) -> String {
-        let p = self.program;
-        let cols = 60usize;
-        let rows = 15usize;
-        #[allow(clippy::cast_precision_loss)]
-        let (sx, sy) = (p.length / cols as f64, p.width / rows as f64);
-        let mut grid = vec![vec![' '; cols]; rows];
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let col = |x: f64| ((x / sx).floor().max(0.0) as usize).min(cols - 1);
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let row = |y: f64| rows - 1 - ((y / sy).floor().max(0.0) as usize).min(rows - 1);
-        for l in &p.lines {
-            if l.axis == Axis::X {
-                let c = col(l.at);
-                let mark = if l.capture.is_some() { '|' } else { ':' };
-                for r in &mut grid {
-                    r[c] = mark;
-                }
-            }
-        }
-        for s in &self.position.stones {
-            if s.disc.on_table {
-                let letter = p.discs[s.kind].letter.chars().next().unwrap_or('o');
-                let ch = if s.owner == 0 {
-                    letter.to_ascii_uppercase()
-                } else {
-                    letter.to_ascii_lowercase()
-                };
-                grid[row(s.disc.y)][col(s.disc.x)] = ch;
-            }
-        }
-        let mut out = String::new();
-        let wall = format!("+{}+\n", "=".repeat(cols));
-        out.push_str(&wall);
-        for r in grid {
-            out.push('|');
-            out.extend(r);
-            out.push_str("|\n");
-        }
-        out.push_str(&wall);
-        let _ = writeln!(
-            out,
-            "{} stones are capitals, {} stones small letters; `|` capture lines, `:` other lines",
-            self.player(0),
-            self.player(1)
-        );
-        out
-    }
-
     /// The match's state in words: turn, captures, hands, decks.
     #[must_use]
     pub fn status(&self) -> String {
