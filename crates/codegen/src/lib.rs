@@ -61,9 +61,7 @@ pub fn emit(units: &[Unit<'_>]) -> String {
     for (i, u) in units.iter().enumerate() {
         let _ = writeln!(out, "\n/// {}", u.label);
         let _ = writeln!(out, "mod p{i} {{\n    use super::*;\n");
-        let mut module = String::new();
-        Emitter::new(u.program).program(&mut module);
-        out.push_str(&inline_single_callers(&module, u.program.turn.ops.len()));
+        Emitter::new(u.program).program(&mut out);
         out.push_str("}\n");
     }
     out
@@ -99,6 +97,19 @@ struct Emitter<'a> {
     /// cells that have a next cell along it and whether the table walks against it; emitted
     /// after the functions that name them.
     rays: std::cell::RefCell<Vec<(i32, CellSet, bool)>>,
+    /// Every call of a walk or replay function written so far, in order: the call graph that
+    /// decides which functions are emitted and which are inlined (see [`Call`]).
+    calls: std::cell::RefCell<Vec<Call>>,
+}
+
+/// A call between generated functions, recorded when the code that makes it is written (text
+/// that is dropped again drops its calls: see [`Emitter::forget_calls`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Call {
+    /// `atN`: the generating walk arriving at op `N`.
+    Walk(usize),
+    /// `apN`: the replay of op `N`.
+    Replay(usize),
 }
 
 /// Parts of the position value an op, or the rest of a walk, looks at (or an op changes).
@@ -229,6 +240,7 @@ impl<'a> Emitter<'a> {
             depths: Vec::new(),
             most: Vec::new(),
             rays: std::cell::RefCell::default(),
+            calls: std::cell::RefCell::default(),
         };
         (e.depths, e.most) = decision_counts(p);
         e.plan_replay();
@@ -380,11 +392,52 @@ impl<'a> Emitter<'a> {
     /// A call of the function for the walk arriving at `pc` (where it goes on, see
     /// [`Emitter::gen_resolve`]), with variables `vars`.
     fn at(&self, pc: usize, vars: &str) -> String {
-        at(
-            &self.p.turn,
-            self.gen_busy.get(pc).copied().unwrap_or(pc),
-            vars,
-        )
+        let code = &self.p.turn;
+        let pc = self.gen_busy.get(pc).copied().unwrap_or(pc);
+        let target = code.busy.get(pc).map_or(pc, |b| *b as usize);
+        self.calls.borrow_mut().push(Call::Walk(target));
+        format!("at{target}(e, {vars}, &pos, m, g)")
+    }
+
+    /// A call of the replay function for `pc`.
+    fn replay_at(&self, pc: usize, vars: &str) -> String {
+        let code = &self.p.turn;
+        let target = code.busy.get(pc).map_or(pc, |b| *b as usize);
+        self.calls.borrow_mut().push(Call::Replay(target));
+        format!("ap{target}(e, {vars}, pos, r)")
+    }
+
+    /// How many calls are recorded so far: a mark to take or forget the calls after it.
+    fn calls_mark(&self) -> usize {
+        self.calls.borrow().len()
+    }
+
+    /// Forgets the calls recorded after `mark`, whose text was dropped.
+    fn forget_calls(&self, mark: usize) {
+        self.calls.borrow_mut().truncate(mark);
+    }
+
+    /// The walk functions called after `mark`.
+    fn walk_calls_since(&self, mark: usize) -> Vec<usize> {
+        self.calls.borrow()[mark..]
+            .iter()
+            .filter_map(|c| match c {
+                Call::Walk(pc) => Some(*pc),
+                Call::Replay(_) => None,
+            })
+            .collect()
+    }
+
+    /// The attribute of a walk or replay function: one call site, `#[inline(always)]` (folding
+    /// it into its caller costs no code size and saves passing the position by value). Every
+    /// cycle of calls (a `repeat`) is entered from outside as well, so its head keeps two call
+    /// sites and inlining always ends.
+    fn inline_attr(&self, f: Call) -> &'static str {
+        if self.calls.borrow().iter().filter(|&&c| c == f).count() == 1 {
+            "#[inline(always)]"
+        } else {
+            "#[inline]"
+        }
     }
 
     /// The call that appends `decision` to the move at `pc`, `offset` decisions after those it
@@ -895,6 +948,7 @@ impl<'a> Emitter<'a> {
             );
         }
         let (generic, host) = self.host();
+        let mark = self.calls_mark();
         let _ = writeln!(
             out,
             "    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {{\n        let pos = PW::of(e);\n        walk(e, pos, g)\n    }}\n\n    #[inline(always)]\n    fn walk{generic}(e: &mut {host}, pos: PW, g: &mut Gen<'_>) {{\n        let m = Move::default();\n        {}\n    }}",
@@ -902,23 +956,29 @@ impl<'a> Emitter<'a> {
         );
         // Only the functions some call reaches (a walk arriving at a step that does nothing
         // goes on past it, so no call reaches that step's).
-        let mut funcs: Vec<Option<String>> = vec![None; code.ops.len()];
-        let mut todo = calls_in(&self.at(0, "[0; 16]"));
+        let mut bodies: Vec<Option<String>> = vec![None; code.ops.len()];
+        let mut todo = self.walk_calls_since(mark);
         while let Some(pc) = todo.pop() {
-            if funcs.get(pc).is_some_and(Option::is_none) {
-                let mut f = String::new();
-                self.op(&mut f, code, pc);
-                todo.extend(calls_in(&f));
-                funcs[pc] = Some(f);
+            if bodies.get(pc).is_some_and(Option::is_none) {
+                let mark = self.calls_mark();
+                bodies[pc] = Some(self.op(code, pc));
+                todo.extend(self.walk_calls_since(mark));
             }
         }
-        for f in funcs.into_iter().flatten() {
-            out.push_str(&f);
+        for (pc, body) in bodies.iter().enumerate() {
+            if let Some(body) = body {
+                let _ = writeln!(
+                    out,
+                    "\n    {}\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {{",
+                    self.inline_attr(Call::Walk(pc))
+                );
+                indent(out, body);
+            }
         }
         let _ = writeln!(
             out,
             "\n    pub fn apply(e: &mut Engine<'_>, m: &Move) {{\n        let pos = P::of(e);\n        replay(e, pos, m)\n    }}\n\n    #[inline(always)]\n    fn replay{generic}(e: &mut {host}, mut pos: P, m: &Move) {{\n        let r = &mut Replay::new(m);\n        let pos = &mut pos;\n        {}\n    }}",
-            replay_at(code, 0, "[0; 16]")
+            self.replay_at(0, "[0; 16]")
         );
         if runs_fast(self.p) {
             out.push_str(
@@ -928,14 +988,17 @@ impl<'a> Emitter<'a> {
                  #[inline]\n        fn apply(e: &mut Fast<'_, P>, m: &Move) {\n            let pos = e.pos;\n            replay(e, pos, m);\n        }\n    }\n",
             );
         }
-        for pc in 0..code.ops.len() {
-            if code.busy[pc] as usize == pc {
-                let _ = writeln!(
-                    out,
-                    "\n    #[inline]\n    fn ap{pc}{generic}(e: &mut {host}, mut v: V, pos: &mut P, r: &mut Replay<'_>) {{"
-                );
-                indent(out, &self.replay_prologue(code, pc));
-            }
+        let replays: Vec<(usize, String)> = (0..code.ops.len())
+            .filter(|&pc| code.busy[pc] as usize == pc)
+            .map(|pc| (pc, self.replay_body(code, pc)))
+            .collect();
+        for (pc, body) in replays {
+            let _ = writeln!(
+                out,
+                "\n    {}\n    fn ap{pc}{generic}(e: &mut {host}, mut v: V, pos: &mut P, r: &mut Replay<'_>) {{",
+                self.inline_attr(Call::Replay(pc))
+            );
+            indent(out, &body);
         }
         for id in 0..self.p.sets.len() {
             self.set(out, id);
@@ -1392,15 +1455,11 @@ impl<'a> Emitter<'a> {
     }
 
     /// The function for the walk arriving at `pc` (a `busy` op).
-    fn op(&self, out: &mut String, code: &Code, pc: usize) {
-        let (generic, host) = self.host();
-        let _ = writeln!(
-            out,
-            "\n    #[inline]\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {{"
-        );
+    /// The body of `atN`, the walk arriving at op `pc`.
+    fn op(&self, code: &Code, pc: usize) -> String {
         // The position comes by reference: only an op that changes it copies it (a change
         // that waits copies it where it is made).
-        let body = if code.decided[pc] {
+        if code.decided[pc] {
             self.leaf(pc)
         } else if let Some(body) = self.sunk(code, pc) {
             body
@@ -1411,11 +1470,7 @@ impl<'a> Emitter<'a> {
             } else {
                 format!("let mut pos = *pos;\n{body}")
             }
-        };
-        for line in body.lines() {
-            let _ = writeln!(out, "        {line}");
         }
-        out.push_str("    }\n");
     }
 
     /// Whether an effect at `pc` can wait: no guard that ends the walk, outside `distinct`
@@ -1438,9 +1493,7 @@ impl<'a> Emitter<'a> {
 
     /// An effect's change alone, without the walk's continuation (empty when it is skipped).
     fn effect_code(&self, code: &Code, pc: usize) -> Option<String> {
-        let body = self.plain_body(code, pc);
-        let next = format!("{};", self.at(pc + 1, "v"));
-        body.strip_suffix(&next).map(str::to_string)
+        Some(self.effect_change(code, pc))
     }
 
     /// An effect whose change waits: the walk goes on through tests that do not read it
@@ -1454,8 +1507,14 @@ impl<'a> Emitter<'a> {
         }
         let mut dropped = false;
         let mut tests = 0;
-        let body = self.pending_walk(code, pc + 1, &[pc], &mut tests, &mut dropped)?;
-        dropped.then_some(body)
+        let mark = self.calls_mark();
+        let body = self
+            .pending_walk(code, pc + 1, &[pc], &mut tests, &mut dropped)
+            .filter(|_| dropped);
+        if body.is_none() {
+            self.forget_calls(mark);
+        }
+        body
     }
 
     /// The walk from `q` with the changes of the effects at `pending` not made yet.
@@ -1534,9 +1593,9 @@ impl<'a> Emitter<'a> {
         Some(s)
     }
 
-    #[allow(clippy::too_many_lines)]
+    /// The walk's code for the op at `pc` (not decided there), then its continuation.
     fn plain_body(&self, code: &Code, pc: usize) -> String {
-        let next = self.at(pc + 1, "v");
+        let next = || self.at(pc + 1, "v");
         match &code.ops[pc] {
             Op::Place {
                 slot,
@@ -1546,221 +1605,75 @@ impl<'a> Emitter<'a> {
                 layer,
                 max,
                 feet,
-            } => {
-                let feet = feet.map_or_else(
-                    || "ALL".to_string(),
-                    |s| format!("s{s}(e, &pos, &v, ALL, 0)"),
-                );
-                let changes = match self.effect(pc, false) {
-                    Effect::Skip => String::new(),
-                    effect => {
-                        let hashed = matches!(effect, Effect::Hashed);
-                        format!(
-                            "for part in parts {{\n    pos.set_counter::<{hashed}>(e.zobrist(), {layer}usize + usize::from(part.cell), z + i32::from(part.top));\n}}\npos.set_counter::<{hashed}>(e.zobrist(), stock, pos.counters[stock] - 1);\n"
-                        )
-                    }
-                };
-                let then = if code.decided[self.gen_busy[pc + 1]] {
-                    self.leaf(pc + 1)
-                } else {
-                    format!(
-                        "let mut pos = *pos;\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{changes}{};",
-                        self.placed_local(*slot),
-                        self.at(pc + 1, "w")
-                    )
-                };
-                format!(
-                    "{}let who = {};\nlet table = &e.program().placements[{table}];\nlet max = i{max}(e, &pos, &v, 0);\nlet feet = {feet};\nfor (k, shape) in e.program().shapes.iter().enumerate() {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    if pos.counters[stock] <= 0 {{\n        continue;\n    }}\n    let (first, end) = table.by_shape[k];\n    for index in first..end {{\n        let inst = &table.instances[index as usize];\n        let parts = table.parts_of(inst);\n        let mut z = 0i32;\n        for part in parts {{\n            z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n        }}\n        if z + i32::from(inst.max_top) > max\n            || !parts.iter().all(|part| {{\n                !part.foot\n                    || (feet.contains(usize::from(part.cell))\n                        && pos.counters[{layer}usize + usize::from(part.cell)] == z + i32::from(part.bottom))\n            }})\n        {{\n            continue;\n        }}\n        let [hi, lo] = (index as u16).to_be_bytes();\n        if let Some(m) = {}.and_then(|m| {}) {{\n{}\n        }}\n    }}\n}}",
-                    no_player_guard(*who),
-                    player(*who, "0u16"),
-                    self.extend(pc, 0, "hi"),
-                    self.extend(pc, 1, "lo"),
-                    then.lines().map(|l| format!("            {l}")).collect::<Vec<_>>().join("\n")
-                )
-            }
-            Op::PickDir { var, relation } => {
-                let n = self.p.relations[usize::from(*relation)].rays.len();
-                let then = if code.decided[self.gen_busy[pc + 1]] {
-                    self.leaf(pc + 1)
-                } else {
-                    format!("let mut w = v;\n        w[{var}] = i as u16;\n        {};", self.at(pc + 1, "w"))
-                };
-                format!(
-                    "let rel = &e.program().relations[{relation}];\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.rt_mover()) {{\n        continue;\n    }}\n    if let Some(m) = {} {{\n        {then}\n    }}\n}}",
-                    self.extend(pc, 0, "i as u8")
-                )
-            }
-            Op::Pick { var, from } => {
-                let mut head = format!("let set = s{from}(e, &pos, &v, ALL, 0);\n");
-                if let Some((u, slot)) = self.unordered_pick(pc) {
-                    // Cells below the previous pick that were already eligible then: that
-                    // order was walked first and ends the same.
-                    let _ = write!(
-                        head,
-                        "let earlier = if v[{rounds}] > 0 {{\n    pos.locals[{slot}] & S::first_n(usize::from(v[{var}]))\n}} else {{\n    S::EMPTY\n}};\npos.locals[{slot}] = set;\nlet set = set - earlier;\n",
-                        rounds = u.rounds
-                    );
-                }
-                // On a board whose ids pass 255 a cell is two decisions, high byte first.
-                let (wide, record, last) = if self.p.wide_picks() {
-                    let high = self.extend(pc, 0, "(c >> 8) as u8");
-                    let low = self.extend(pc, 1, "c as u8");
-                    (format!("{high}.and_then(|m| {low})"), high, self.leaf_with(pc, 1, "c as u8"))
-                } else {
-                    (self.extend(pc, 0, "c as u8"), String::new(), self.leaf_with(pc, 0, "c as u8"))
-                };
-                let then = self.at(pc + 1, "w");
-                let decided = code.decided[self.gen_busy[pc + 1]];
-                if decided && self.p.wide_picks() {
-                    format!("{head}for c in set.iter() {{\n    if let Some(m) = {record} {{\n        {last}\n    }}\n}}")
-                } else if decided {
-                    format!("{head}for c in set.iter() {{\n    {last}\n}}")
-                } else {
-                    format!(
-                        "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u16;\n    if let Some(m) = {wide} {{\n        {then};\n    }}\n}}"
-                    )
-                }
-            }
+            } => self.place_body(code, pc, (*slot, *anchor, *table, *layer), *who, (*max, *feet)),
+            Op::PickDir { var, relation } => self.pick_dir_body(code, pc, *var, *relation),
+            Op::Pick { var, from } => self.pick_body(code, pc, *var, *from),
             Op::Let { slot, set, .. } if self.let_kept(pc, *slot) => {
-                format!("pos.locals[{slot}] = s{set}(e, &pos, &v, ALL, 0);\n{next};")
+                format!("pos.locals[{slot}] = s{set}(e, &pos, &v, ALL, 0);\n{};", next())
             }
-            Op::Let { .. } => format!("// Nothing the walk runs reads this `let`.\n{next};"),
-            Op::Put {
-                code_base,
-                owner,
-                at: c,
-            } => no_player_guard(*owner) + &self.with_effect(
-                pc,
-                true,
-                &format!(
-                    "let piece = {code_base}u8.wrapping_add({});\nSET_CELL(usize::from({}), piece);",
-                    player(*owner, "0u16"),
-                    cell(*c, "0u16")
-                ),
-                &next,
-            ),
-            Op::Remove { at: c } => self.with_effect(
-                pc,
-                true,
-                &format!("SET_CELL(usize::from({}), 0);", cell(*c, "0u16")),
-                &next,
-            ),
-            Op::Move { from, to } => self.with_effect(
-                pc,
-                true,
-                &format!(
-                    "let from = usize::from({});\nlet to = usize::from({});\nif from != to {{\n    let piece = pos.code(from);\n    SET_CELL(from, 0);\n    SET_CELL(to, piece);\n}}",
-                    cell(*from, "0u16"),
-                    cell(*to, "0u16")
-                ),
-                &next,
-            ),
-            Op::PutAll {
-                code_base,
-                owner,
-                at: s,
-            } => no_player_guard(*owner) + &self.with_effect(
-                pc,
-                true,
-                &format!(
-                    "let piece = {code_base}u8.wrapping_add({});\nfor c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n    SET_CELL(c, piece);\n}}",
-                    player(*owner, "0u16")
-                ),
-                &next,
-            ),
-            Op::RemoveAll { at: s } => self.with_effect(
-                pc,
-                true,
-                &format!("for c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n    SET_CELL(c, 0);\n}}"),
-                &next,
-            ),
-            Op::Shift { at, relation } => self.with_effect(
-                pc,
-                true,
-                &self.shift(*at, *relation, &|c, k| format!("SET_CELL({c}, {k});")),
-                &next,
-            ),
-            Op::Require(b) => format!("if !b{b}(e, &pos, &v, 0) {{\n    return;\n}}\n{next};"),
+            Op::Let { .. } => format!("// Nothing the walk runs reads this `let`.\n{};", next()),
+            Op::Put { .. }
+            | Op::Remove { .. }
+            | Op::Move { .. }
+            | Op::PutAll { .. }
+            | Op::RemoveAll { .. }
+            | Op::Shift { .. }
+            | Op::Assign { .. }
+            | Op::AssignAll { .. } => format!("{}{};", self.effect_change(code, pc), next()),
+            Op::Require(b) => format!("if !b{b}(e, &pos, &v, 0) {{\n    return;\n}}\n{};", next()),
             Op::Unless { cond, target } => format!(
-                "if b{cond}(e, &pos, &v, 0) {{\n    {next};\n}} else {{\n    {};\n}}",
+                "if b{cond}(e, &pos, &v, 0) {{\n    {};\n}} else {{\n    {};\n}}",
+                next(),
                 self.at(*target as usize, "v")
             ),
             Op::Jump(target) => format!("{};", self.at(*target as usize, "v")),
-            Op::Either(branches) => {
-                let mut s = String::new();
-                for (i, start) in branches.iter().enumerate() {
-                    let _ = writeln!(
-                        s,
-                        "if let Some(m) = {} {{\n    {};\n}}",
-                        self.extend(pc, 0, &i.to_string()),
-                        self.at(*start as usize, "v")
-                    );
-                }
-                s
-            }
-            Op::First(branches) => {
-                let mut s = String::from("'first: {\n");
-                for (i, start) in branches.iter().enumerate() {
-                    let _ = writeln!(
-                        s,
-                        "    let before = g.leaves();\n    if let Some(m) = {} {{\n        {};\n    }}\n    if g.leaves() != before {{\n        break 'first;\n    }}",
-                        self.extend(pc, 0, &i.to_string()),
-                        self.at(*start as usize, "v")
-                    );
-                }
-                s.push('}');
-                s
-            }
-            Op::RepeatStart { var } => format!("v[{var}] = 0;\n{next};"),
+            Op::Either(branches) => self.either_body(pc, branches),
+            Op::First(branches) => self.first_body(pc, branches),
+            Op::RepeatStart { var } => format!("v[{var}] = 0;\n{};", next()),
             Op::RepeatCheck {
                 var,
                 min,
                 max,
                 exit,
             } => {
-                let stop = self.at(*exit as usize, "v");
+                // Each call written is recorded: the continuations appear twice.
+                let (stop, go) = (self.at(*exit as usize, "v"), next());
+                let (stop2, go2) = (self.at(*exit as usize, "v"), next());
                 format!(
-                    "let rounds = v[{var}];\nmatch (rounds >= {min}, rounds < {max}) {{\n    (true, true) => {{\n        if let Some(m) = g.extend(m, 0) {{\n            {stop};\n        }}\n        if let Some(m) = g.extend(m, 1) {{\n            {next};\n        }}\n    }}\n    (true, false) => {stop},\n    _ => {next},\n}}"
+                    "let rounds = v[{var}];\nmatch (rounds >= {min}, rounds < {max}) {{\n    (true, true) => {{\n        if let Some(m) = g.extend(m, 0) {{\n            {stop};\n        }}\n        if let Some(m) = g.extend(m, 1) {{\n            {go};\n        }}\n    }}\n    (true, false) => {stop2},\n    _ => {go2},\n}}"
                 )
             }
             Op::RepeatNext { var, check } => format!(
                 "v[{var}] = v[{var}].wrapping_add(1);\n{};",
                 self.at(*check as usize, "v")
             ),
-            Op::DistinctStart { .. } if self.skips_distinct_check(pc) => {
-                format!("// Each set of picks is walked once: no ends to compare.\n{next};")
-            }
+            Op::DistinctStart { .. } if self.skips_distinct_check(pc) => format!(
+                "// Each set of picks is walked once: no ends to compare.\n{};",
+                next()
+            ),
             Op::DistinctStart { block } => format!(
-                "let saved = e.rt_distinct_enter({block});\n{next};\ne.rt_distinct_leave({block}, saved);"
+                "let saved = e.rt_distinct_enter({block});\n{};\ne.rt_distinct_leave({block}, saved);",
+                next()
             ),
             Op::DistinctEnd { .. }
                 if self
                     .distinct_start_of(pc)
                     .is_some_and(|s| self.skips_distinct_check(s)) =>
             {
-                format!("{next};")
+                format!("{};", next())
             }
-            Op::DistinctEnd { block } => {
-                format!("if !e.rt_distinct_first({block}, pos.hash) {{\n    return;\n}}\n{next};")
-            }
-            Op::Assign { slot, op, value } => {
-                let guard = slot_guard(*slot);
-                let (slot, new) = assignment(*slot, *op);
-                guard + &self.with_effect(
-                    pc,
-                    false,
-                    &format!(
-                        "let slot = {slot};\nlet value = i{value}(e, &pos, &v, 0);\nlet old = pos.counters[slot];\nSET_COUNTER(slot, {new});"
-                    ),
-                    &next,
-                )
-            }
+            Op::DistinctEnd { block } => format!(
+                "if !e.rt_distinct_first({block}, pos.hash) {{\n    return;\n}}\n{};",
+                next()
+            ),
             Op::Roll { slot, lo, count } => {
-                let change = self.with_effect(
-                    pc,
-                    false,
-                    &format!("SET_COUNTER({slot}usize, {lo}i32.wrapping_add(i32::from(k)));"),
-                    &next,
+                let change = format!(
+                    "{}{};",
+                    self.with_effect(pc, false, |ch| ch.counter(
+                        &format!("{slot}usize"),
+                        &format!("{lo}i32.wrapping_add(i32::from(k))")
+                    )),
+                    next()
                 );
                 format!(
                     "g.set_chance();\nfor k in 0..{count}u16 {{\n    if let Some(m) = {} {{\n        let mut pos = *pos;\n{}\n    }}\n}}",
@@ -1768,28 +1681,13 @@ impl<'a> Emitter<'a> {
                     change.lines().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
                 )
             }
-            Op::Again | Op::Write(_) | Op::Chooser(_) => format!("{next};"),
-            Op::AssignAll {
-                base,
-                cells,
-                op,
-                value,
-            } => {
-                let (_, new) = assignment(AssignSlot::Global(0), *op);
-                self.with_effect(
-                    pc,
-                    false,
-                    &format!(
-                        "let value = i{value}(e, &pos, &v, 0);\nfor c in s{cells}(e, &pos, &v, ALL, 0).iter() {{\n    let slot = {base}usize + c;\n    let old = pos.counters[slot];\n    SET_COUNTER(slot, {new});\n}}"
-                    ),
-                    &next,
-                )
-            }
+            Op::Again | Op::Write(_) | Op::Chooser(_) => format!("{};", next()),
             Op::SetVar { .. } | Op::SetDir { .. } | Op::WhileCheck { .. } => {
-                self.variable_op(&code.ops[pc], &next, &self.at(exit_of(&code.ops[pc]), "v"))
+                self.variable_op(&code.ops[pc], &next, &|exit| self.at(exit, "v"))
             }
             Op::Memo { block } => format!(
-                "if !e.rt_memo_first({block}, memo_key(pos.hash, {pc}, &v, &[], &pos.locals)) {{\n    return;\n}}\n{next};"
+                "if !e.rt_memo_first({block}, memo_key(pos.hash, {pc}, &v, &[], &pos.locals)) {{\n    return;\n}}\n{};",
+                next()
             ),
             // The result is set when the move is applied; listing it needs nothing more than
             // a player to win or lose.
@@ -1798,36 +1696,248 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The op at `pc` when a known move is applied: decisions are read, not tried, tests that
-    /// only reject moves are skipped, and changes go to the engine's position (its trail) as
-    /// well as to `pos`, which the expressions read.
-    /// An op's replay. Its changes go to the host and to the position value, which the
-    /// expressions read; to the value hashed only when the rules read `repetitions`, whose
-    /// hash then follows the move (and a run on the position value keeps it from move to move).
-    fn replay_prologue(&self, code: &Code, pc: usize) -> String {
-        self.replay_body(code, pc)
+    /// `place`: every copy of every shape in the player's stock that rests on `feet` below
+    /// `max`, each two decisions (the instance's index).
+    fn place_body(
+        &self,
+        code: &Code,
+        pc: usize,
+        (slot, anchor, table, layer): (u8, u8, u16, u16),
+        who: PlayerRef,
+        (max, feet): (IntId, Option<SetId>),
+    ) -> String {
+        let feet = feet.map_or_else(
+            || "ALL".to_string(),
+            |s| format!("s{s}(e, &pos, &v, ALL, 0)"),
+        );
+        let changes = match self.effect(pc, false) {
+            Effect::Skip => String::new(),
+            effect => {
+                let hashed = matches!(effect, Effect::Hashed);
+                format!(
+                    "for part in parts {{\n    pos.set_counter::<{hashed}>(e.zobrist(), {layer}usize + usize::from(part.cell), z + i32::from(part.top));\n}}\npos.set_counter::<{hashed}>(e.zobrist(), stock, pos.counters[stock] - 1);\n"
+                )
+            }
+        };
+        let then = if code.decided[self.gen_busy[pc + 1]] {
+            self.leaf(pc + 1)
+        } else {
+            format!(
+                "let mut pos = *pos;\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{changes}{};",
+                self.placed_local(slot),
+                self.at(pc + 1, "w")
+            )
+        };
+        format!(
+            "{}let who = {};\nlet table = &e.program().placements[{table}];\nlet max = i{max}(e, &pos, &v, 0);\nlet feet = {feet};\nfor (k, shape) in e.program().shapes.iter().enumerate() {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    if pos.counters[stock] <= 0 {{\n        continue;\n    }}\n    let (first, end) = table.by_shape[k];\n    for index in first..end {{\n        let inst = &table.instances[index as usize];\n        let parts = table.parts_of(inst);\n        let mut z = 0i32;\n        for part in parts {{\n            z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n        }}\n        if z + i32::from(inst.max_top) > max\n            || !parts.iter().all(|part| {{\n                !part.foot\n                    || (feet.contains(usize::from(part.cell))\n                        && pos.counters[{layer}usize + usize::from(part.cell)] == z + i32::from(part.bottom))\n            }})\n        {{\n            continue;\n        }}\n        let [hi, lo] = (index as u16).to_be_bytes();\n        if let Some(m) = {}.and_then(|m| {}) {{\n{}\n        }}\n    }}\n}}",
+            no_player_guard(who),
+            player(who, "0u16"),
+            self.extend(pc, 0, "hi"),
+            self.extend(pc, 1, "lo"),
+            then.lines().map(|l| format!("            {l}")).collect::<Vec<_>>().join("\n")
+        )
     }
 
-    fn replay_body(&self, code: &Code, pc: usize) -> String {
-        let next = replay_at(code, pc + 1, "v");
-        let hashed = self.p.uses_history();
-        let both = |cell: &str, piece: &str| {
-            format!("e.rt_set_cell({cell}, {piece});\npos.set_cell::<{hashed}>(e.zobrist(), {cell}, {piece});")
+    /// `pick` of a direction: each ray of the relation the mover has.
+    fn pick_dir_body(&self, code: &Code, pc: usize, var: u8, relation: u16) -> String {
+        let n = self.p.relations[usize::from(relation)].rays.len();
+        let then = if code.decided[self.gen_busy[pc + 1]] {
+            self.leaf(pc + 1)
+        } else {
+            format!(
+                "let mut w = v;\n        w[{var}] = i as u16;\n        {};",
+                self.at(pc + 1, "w")
+            )
         };
-        // A counter's new value in the position value.
-        let counter = |slot: &str, value: &str| {
-            if hashed {
-                format!("pos.set_counter::<true>(e.zobrist(), {slot}, {value});")
-            } else {
-                format!("pos.counters[{slot}] = {value};")
-            }
+        format!(
+            "let rel = &e.program().relations[{relation}];\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.rt_mover()) {{\n        continue;\n    }}\n    if let Some(m) = {} {{\n        {then}\n    }}\n}}",
+            self.extend(pc, 0, "i as u8")
+        )
+    }
+
+    /// `pick` of a cell: each cell of the set (a cell past 255 is two decisions, high byte
+    /// first); listed at once where the pick decides the move.
+    fn pick_body(&self, code: &Code, pc: usize, var: u8, from: SetId) -> String {
+        let mut head = format!("let set = s{from}(e, &pos, &v, ALL, 0);\n");
+        if let Some((u, slot)) = self.unordered_pick(pc) {
+            // Cells below the previous pick that were already eligible then: that
+            // order was walked first and ends the same.
+            let _ = write!(
+                head,
+                "let earlier = if v[{rounds}] > 0 {{\n    pos.locals[{slot}] & S::first_n(usize::from(v[{var}]))\n}} else {{\n    S::EMPTY\n}};\npos.locals[{slot}] = set;\nlet set = set - earlier;\n",
+                rounds = u.rounds
+            );
+        }
+        let (wide, record, last) = if self.p.wide_picks() {
+            let high = self.extend(pc, 0, "(c >> 8) as u8");
+            let low = self.extend(pc, 1, "c as u8");
+            (
+                format!("{high}.and_then(|m| {low})"),
+                high,
+                self.leaf_with(pc, 1, "c as u8"),
+            )
+        } else {
+            (
+                self.extend(pc, 0, "c as u8"),
+                String::new(),
+                self.leaf_with(pc, 0, "c as u8"),
+            )
         };
+        let decided = code.decided[self.gen_busy[pc + 1]];
+        if decided && self.p.wide_picks() {
+            format!("{head}for c in set.iter() {{\n    if let Some(m) = {record} {{\n        {last}\n    }}\n}}")
+        } else if decided {
+            format!("{head}for c in set.iter() {{\n    {last}\n}}")
+        } else {
+            let then = self.at(pc + 1, "w");
+            format!(
+                "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u16;\n    if let Some(m) = {wide} {{\n        {then};\n    }}\n}}"
+            )
+        }
+    }
+
+    /// `either`: every branch, each a decision.
+    fn either_body(&self, pc: usize, branches: &[u32]) -> String {
+        let mut s = String::new();
+        for (i, start) in branches.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "if let Some(m) = {} {{\n    {};\n}}",
+                self.extend(pc, 0, &i.to_string()),
+                self.at(*start as usize, "v")
+            );
+        }
+        s
+    }
+
+    /// `first`: the branches in order, up to the first that lists a move.
+    fn first_body(&self, pc: usize, branches: &[u32]) -> String {
+        let mut s = String::from("'first: {\n");
+        for (i, start) in branches.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "    let before = g.leaves();\n    if let Some(m) = {} {{\n        {};\n    }}\n    if g.leaves() != before {{\n        break 'first;\n    }}",
+                self.extend(pc, 0, &i.to_string()),
+                self.at(*start as usize, "v")
+            );
+        }
+        s.push('}');
+        s
+    }
+
+    /// The change an effect op (`put`, `remove`, `move`, `shift`, an assignment) makes while
+    /// moves are generated, as [`Effect`] says, with its guard: the walk's code without the
+    /// continuation (also where the change waits, [`Emitter::sunk`]).
+    fn effect_change(&self, code: &Code, pc: usize) -> String {
         match &code.ops[pc] {
-            Op::Pick { var, .. } if self.p.wide_picks() => {
-                format!("let hi = r.decision();\nv[{var}] = (u16::from(hi) << 8) | u16::from(r.decision());\n{next};")
+            Op::Put {
+                code_base,
+                owner,
+                at: c,
+            } => no_player_guard(*owner) + &self.with_effect(pc, true, |ch| {
+                format!(
+                    "let piece = {code_base}u8.wrapping_add({});\n{}",
+                    player(*owner, "0u16"),
+                    ch.cell(&format!("usize::from({})", cell(*c, "0u16")), "piece")
+                )
+            }),
+            Op::Remove { at: c } => self.with_effect(pc, true, |ch| {
+                ch.cell(&format!("usize::from({})", cell(*c, "0u16")), "0")
+            }),
+            Op::Move { from, to } => self.with_effect(pc, true, |ch| {
+                format!(
+                    "let from = usize::from({});\nlet to = usize::from({});\nif from != to {{\n    let piece = pos.code(from);\n    {}\n    {}\n}}",
+                    cell(*from, "0u16"),
+                    cell(*to, "0u16"),
+                    ch.cell("from", "0"),
+                    ch.cell("to", "piece")
+                )
+            }),
+            Op::PutAll {
+                code_base,
+                owner,
+                at: s,
+            } => no_player_guard(*owner) + &self.with_effect(pc, true, |ch| {
+                format!(
+                    "let piece = {code_base}u8.wrapping_add({});\nfor c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n    {}\n}}",
+                    player(*owner, "0u16"),
+                    ch.cell("c", "piece")
+                )
+            }),
+            Op::RemoveAll { at: s } => self.with_effect(pc, true, |ch| {
+                format!(
+                    "for c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n    {}\n}}",
+                    ch.cell("c", "0")
+                )
+            }),
+            Op::Shift { at, relation } => self.with_effect(pc, true, |ch| {
+                self.shift(*at, *relation, &|c, k| ch.cell(c, k))
+            }),
+            Op::Assign { slot, op, value } => {
+                let guard = slot_guard(*slot);
+                let (slot, new) = assignment(*slot, *op);
+                guard + &self.with_effect(pc, false, |ch| {
+                    format!(
+                        "let slot = {slot};\nlet value = i{value}(e, &pos, &v, 0);\nlet old = pos.counters[slot];\n{}",
+                        ch.counter("slot", new)
+                    )
+                })
             }
+            Op::AssignAll {
+                base,
+                cells,
+                op,
+                value,
+            } => {
+                let (_, new) = assignment(AssignSlot::Global(0), *op);
+                self.with_effect(pc, false, |ch| {
+                    format!(
+                        "let value = i{value}(e, &pos, &v, 0);\nfor c in s{cells}(e, &pos, &v, ALL, 0).iter() {{\n    let slot = {base}usize + c;\n    let old = pos.counters[slot];\n    {}\n}}",
+                        ch.counter("slot", new)
+                    )
+                })
+            }
+            Op::Place { .. }
+            | Op::PickDir { .. }
+            | Op::Pick { .. }
+            | Op::Let { .. }
+            | Op::Require(_)
+            | Op::Unless { .. }
+            | Op::Jump(_)
+            | Op::Either(_)
+            | Op::First(_)
+            | Op::RepeatStart { .. }
+            | Op::RepeatCheck { .. }
+            | Op::RepeatNext { .. }
+            | Op::DistinctStart { .. }
+            | Op::DistinctEnd { .. }
+            | Op::Memo { .. }
+            | Op::Roll { .. }
+            | Op::Again
+            | Op::SetVar { .. }
+            | Op::SetDir { .. }
+            | Op::WhileCheck { .. }
+            | Op::Write(_)
+            | Op::Chooser(_)
+            | Op::Finish(_)
+            | Op::Done => String::new(),
+        }
+    }
+
+    /// The op at `pc` when a known move is applied: decisions are read, not tried, tests that
+    /// only reject moves are skipped, and changes go to the host and to the position value,
+    /// which the expressions read; to the value hashed only when the rules read
+    /// `repetitions`, whose hash then follows the move (and a run on the position value keeps
+    /// it from move to move).
+    fn replay_body(&self, code: &Code, pc: usize) -> String {
+        let next = || self.replay_at(pc + 1, "v");
+        match &code.ops[pc] {
+            Op::Pick { var, .. } if self.p.wide_picks() => format!(
+                "let hi = r.decision();\nv[{var}] = (u16::from(hi) << 8) | u16::from(r.decision());\n{};",
+                next()
+            ),
             Op::Pick { var, .. } | Op::PickDir { var, .. } => {
-                format!("v[{var}] = u16::from(r.decision());\n{next};")
+                format!("v[{var}] = u16::from(r.decision());\n{};", next())
             }
             Op::Place {
                 slot,
@@ -1836,102 +1946,63 @@ impl<'a> Emitter<'a> {
                 player: who,
                 layer,
                 ..
-            } => format!(
-                "{}let hi = r.decision();\nlet lo = r.decision();\nlet index = (u16::from(hi) << 8) | u16::from(lo);\nlet table = &e.program().placements[{table}];\nlet Some(inst) = table.instances.get(usize::from(index)) else {{\n    return;\n}};\nlet who = {};\nlet parts = table.parts_of(inst);\nlet mut z = 0i32;\nfor part in parts {{\n    z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n}}\nfor part in parts {{\n    let slot = {layer}usize + usize::from(part.cell);\n    let value = z + i32::from(part.top);\n    e.rt_set_counter(slot, value);\n    pos.set_counter::<{hashed}>(e.zobrist(), slot, value);\n}}\nif let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    let left = pos.counters[stock] - 1;\n    e.rt_set_counter(stock, left);\n    pos.set_counter::<{hashed}>(e.zobrist(), stock, left);\n}}\nv[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{next};",
-                no_player_guard(*who),
-                player(*who, "0u16"),
-                self.placed_local(*slot)
-            ),
+            } => self.replay_place((*slot, *anchor, *table, *layer), *who, &next()),
             Op::Let {
                 slot,
                 set,
                 replay: true,
             } if self.replay_locals[usize::from(*slot)] => {
-                format!("pos.locals[{slot}] = s{set}(e, &pos, &v, ALL, 0);\n{next};")
+                format!("pos.locals[{slot}] = s{set}(e, &pos, &v, ALL, 0);\n{};", next())
             }
             Op::Unless { .. } if self.replay_skips[pc] => format!(
                 "// Both branches do the same on replay.\n{};",
-                replay_at(code, self.replay_resolve(pc, 0), "v")
+                self.replay_at(self.replay_resolve(pc, 0), "v")
             ),
-            Op::Put {
-                code_base,
-                owner,
-                at: c,
-            } => no_player_guard(*owner) + &format!(
-                "let piece = {code_base}u8.wrapping_add({});\nlet c = usize::from({});\n{}\n{next};",
-                player(*owner, "0u16"),
-                cell(*c, "0u16"),
-                both("c", "piece")
-            ),
-            Op::Remove { at: c } => format!(
-                "let c = usize::from({});\n{}\n{next};",
-                cell(*c, "0u16"),
-                both("c", "0")
-            ),
-            Op::Move { from, to } => format!(
-                "let from = usize::from({});\nlet to = usize::from({});\nif from != to {{\n    let piece = pos.code(from);\n{}\n{}\n}}\n{next};",
-                cell(*from, "0u16"),
-                cell(*to, "0u16"),
-                indent_lines(&both("from", "0")),
-                indent_lines(&both("to", "piece"))
-            ),
-            Op::PutAll {
-                code_base,
-                owner,
-                at: s,
-            } => no_player_guard(*owner) + &format!(
-                "let piece = {code_base}u8.wrapping_add({});\nfor c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n{}\n}}\n{next};",
-                player(*owner, "0u16"),
-                both("c", "piece")
-            ),
-            Op::RemoveAll { at: s } => format!(
-                "for c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n{}\n}}\n{next};",
-                both("c", "0")
-            ),
-            Op::Shift { at, relation } => {
-                format!("{}\n{next};", self.shift(*at, *relation, &both))
-            }
+            Op::Put { .. }
+            | Op::Remove { .. }
+            | Op::Move { .. }
+            | Op::PutAll { .. }
+            | Op::RemoveAll { .. }
+            | Op::Shift { .. }
+            | Op::Assign { .. }
+            | Op::AssignAll { .. }
+            | Op::Roll { .. } => self.replay_change(&code.ops[pc], &next),
             Op::Unless { cond, target } => format!(
-                "if b{cond}(e, &pos, &v, 0) {{\n    {next};\n}} else {{\n    {};\n}}",
-                replay_at(code, *target as usize, "v")
+                "if b{cond}(e, &pos, &v, 0) {{\n    {};\n}} else {{\n    {};\n}}",
+                next(),
+                self.replay_at(*target as usize, "v")
             ),
-            Op::Jump(target) => format!("{};", replay_at(code, *target as usize, "v")),
+            Op::Jump(target) => format!("{};", self.replay_at(*target as usize, "v")),
             Op::Either(branches) | Op::First(branches) => {
                 let mut s = String::from("match r.decision() {\n");
                 for (i, start) in branches.iter().enumerate() {
-                    let _ = writeln!(s, "    {i} => {},", replay_at(code, *start as usize, "v"));
+                    let _ = writeln!(s, "    {i} => {},", self.replay_at(*start as usize, "v"));
                 }
                 let _ = writeln!(
                     s,
                     "    _ => {},\n}}",
-                    replay_at(code, code.ops.len() - 1, "v")
+                    self.replay_at(code.ops.len() - 1, "v")
                 );
                 s
             }
-            Op::RepeatStart { var } => format!("v[{var}] = 0;\n{next};"),
+            Op::RepeatStart { var } => format!("v[{var}] = 0;\n{};", next()),
             Op::RepeatCheck {
                 var,
                 min,
                 max,
                 exit,
             } => {
-                let stop = replay_at(code, *exit as usize, "v");
+                // Each call written is recorded: the continuations appear twice.
+                let (stop, go) = (self.replay_at(*exit as usize, "v"), next());
+                let (stop2, go2) = (self.replay_at(*exit as usize, "v"), next());
                 format!(
-                    "let rounds = v[{var}];\nmatch (rounds >= {min}, rounds < {max}) {{\n    (true, true) => {{\n        if r.decision() == 0 {{\n            {stop};\n        }} else {{\n            {next};\n        }}\n    }}\n    (true, false) => {stop},\n    _ => {next},\n}}"
+                    "let rounds = v[{var}];\nmatch (rounds >= {min}, rounds < {max}) {{\n    (true, true) => {{\n        if r.decision() == 0 {{\n            {stop};\n        }} else {{\n            {go};\n        }}\n    }}\n    (true, false) => {stop2},\n    _ => {go2},\n}}"
                 )
             }
             Op::RepeatNext { var, check } => format!(
                 "v[{var}] = v[{var}].wrapping_add(1);\n{};",
-                replay_at(code, *check as usize, "v")
+                self.replay_at(*check as usize, "v")
             ),
-            Op::Assign { slot, op, value } => {
-                let guard = slot_guard(*slot);
-                let (slot, new) = assignment(*slot, *op);
-                guard + &format!(
-                    "let slot = {slot};\nlet value = i{value}(e, &pos, &v, 0);\nlet old = pos.counters[slot];\nlet new = {new};\ne.rt_set_counter(slot, new);\n{}\n{next};",
-                    counter("slot", "new")
-                )
-            }
             Op::Finish(f) => {
                 let guard = match f {
                     Finish::Win(p) | Finish::Lose(p) => no_player_guard(*p),
@@ -1947,11 +2018,105 @@ impl<'a> Emitter<'a> {
                 format!("{guard}e.rt_finish({result});\ne.rt_end(&pos);")
             }
             Op::Done => "e.rt_end(&pos);".to_string(),
-            Op::Roll { slot, lo, .. } => format!(
-                "let value = {lo}i32.wrapping_add(i32::from(r.decision()));\ne.rt_set_counter({slot}, value);\n{}\n{next};",
-                counter(&slot.to_string(), "value")
+            Op::Again => format!("e.rt_again();\n{};", next()),
+            Op::SetVar { .. } | Op::SetDir { .. } | Op::WhileCheck { .. } => {
+                self.variable_op(&code.ops[pc], &next, &|exit| self.replay_at(exit, "v"))
+            }
+            // Checks, `let`s only picks read, `distinct` and text: nothing to do on replay.
+            Op::Let { .. }
+            | Op::Require(_)
+            | Op::DistinctStart { .. }
+            | Op::DistinctEnd { .. }
+            | Op::Memo { .. }
+            | Op::Chooser(_)
+            | Op::Write(_) => format!("{};", next()),
+        }
+    }
+
+    /// `place` replayed: the instance's index from two decisions, the copy put down.
+    fn replay_place(
+        &self,
+        (slot, anchor, table, layer): (u8, u8, u16, u16),
+        who: PlayerRef,
+        next: &str,
+    ) -> String {
+        let hashed = self.p.uses_history();
+        format!(
+            "{}let hi = r.decision();\nlet lo = r.decision();\nlet index = (u16::from(hi) << 8) | u16::from(lo);\nlet table = &e.program().placements[{table}];\nlet Some(inst) = table.instances.get(usize::from(index)) else {{\n    return;\n}};\nlet who = {};\nlet parts = table.parts_of(inst);\nlet mut z = 0i32;\nfor part in parts {{\n    z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n}}\nfor part in parts {{\n    let slot = {layer}usize + usize::from(part.cell);\n    let value = z + i32::from(part.top);\n    e.rt_set_counter(slot, value);\n    pos.set_counter::<{hashed}>(e.zobrist(), slot, value);\n}}\nif let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    let left = pos.counters[stock] - 1;\n    e.rt_set_counter(stock, left);\n    pos.set_counter::<{hashed}>(e.zobrist(), stock, left);\n}}\nv[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{next};",
+            no_player_guard(who),
+            player(who, "0u16"),
+            self.placed_local(slot)
+        )
+    }
+
+    /// An effect op replayed: its change to the host (the engine's trail) and to the position
+    /// value, then `next`.
+    fn replay_change(&self, op: &Op, next: &dyn Fn() -> String) -> String {
+        let hashed = self.p.uses_history();
+        let both = |cell: &str, piece: &str| {
+            format!("e.rt_set_cell({cell}, {piece});\npos.set_cell::<{hashed}>(e.zobrist(), {cell}, {piece});")
+        };
+        // A counter's new value in the position value.
+        let counter = |slot: &str, value: &str| {
+            if hashed {
+                format!("pos.set_counter::<true>(e.zobrist(), {slot}, {value});")
+            } else {
+                format!("pos.counters[{slot}] = {value};")
+            }
+        };
+        match op {
+            Op::Put {
+                code_base,
+                owner,
+                at: c,
+            } => no_player_guard(*owner) + &format!(
+                "let piece = {code_base}u8.wrapping_add({});\nlet c = usize::from({});\n{}\n{};",
+                player(*owner, "0u16"),
+                cell(*c, "0u16"),
+                both("c", "piece"),
+                next()
             ),
-            Op::Again => format!("e.rt_again();\n{next};"),
+            Op::Remove { at: c } => format!(
+                "let c = usize::from({});\n{}\n{};",
+                cell(*c, "0u16"),
+                both("c", "0"),
+                next()
+            ),
+            Op::Move { from, to } => format!(
+                "let from = usize::from({});\nlet to = usize::from({});\nif from != to {{\n    let piece = pos.code(from);\n{}\n{}\n}}\n{};",
+                cell(*from, "0u16"),
+                cell(*to, "0u16"),
+                indent_lines(&both("from", "0")),
+                indent_lines(&both("to", "piece")),
+                next()
+            ),
+            Op::PutAll {
+                code_base,
+                owner,
+                at: s,
+            } => no_player_guard(*owner) + &format!(
+                "let piece = {code_base}u8.wrapping_add({});\nfor c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n{}\n}}\n{};",
+                player(*owner, "0u16"),
+                both("c", "piece"),
+                next()
+            ),
+            Op::RemoveAll { at: s } => format!(
+                "for c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n{}\n}}\n{};",
+                both("c", "0"),
+                next()
+            ),
+            Op::Shift { at, relation } => {
+                format!("{}\n{};", self.shift(*at, *relation, &both), next())
+            }
+            Op::Assign { slot, op, value } => {
+                let guard = slot_guard(*slot);
+                let (slot, new) = assignment(*slot, *op);
+                guard + &format!(
+                    "let slot = {slot};\nlet value = i{value}(e, &pos, &v, 0);\nlet old = pos.counters[slot];\nlet new = {new};\ne.rt_set_counter(slot, new);\n{}\n{};",
+                    counter("slot", "new"),
+                    next()
+                )
+            }
             Op::AssignAll {
                 base,
                 cells,
@@ -1960,63 +2125,104 @@ impl<'a> Emitter<'a> {
             } => {
                 let (_, new) = assignment(AssignSlot::Global(0), *op);
                 format!(
-                    "let value = i{value}(e, &pos, &v, 0);\nfor c in s{cells}(e, &pos, &v, ALL, 0).iter() {{\n    let slot = {base}usize + c;\n    let old = pos.counters[slot];\n    let new = {new};\n    e.rt_set_counter(slot, new);\n    {}\n}}\n{next};",
-                    counter("slot", "new")
+                    "let value = i{value}(e, &pos, &v, 0);\nfor c in s{cells}(e, &pos, &v, ALL, 0).iter() {{\n    let slot = {base}usize + c;\n    let old = pos.counters[slot];\n    let new = {new};\n    e.rt_set_counter(slot, new);\n    {}\n}}\n{};",
+                    counter("slot", "new"),
+                    next()
                 )
             }
-            Op::SetVar { .. } | Op::SetDir { .. } | Op::WhileCheck { .. } => self.variable_op(
-                &code.ops[pc],
-                &next,
-                &replay_at(code, exit_of(&code.ops[pc]), "v"),
+            Op::Roll { slot, lo, .. } => format!(
+                "let value = {lo}i32.wrapping_add(i32::from(r.decision()));\ne.rt_set_counter({slot}, value);\n{}\n{};",
+                counter(&slot.to_string(), "value"),
+                next()
             ),
-            // Checks, `let`s only picks read, `distinct` and text: nothing to do on replay.
-            Op::Let { .. }
+            Op::Place { .. }
+            | Op::PickDir { .. }
+            | Op::Pick { .. }
+            | Op::Let { .. }
             | Op::Require(_)
+            | Op::Unless { .. }
+            | Op::Jump(_)
+            | Op::Either(_)
+            | Op::First(_)
+            | Op::RepeatStart { .. }
+            | Op::RepeatCheck { .. }
+            | Op::RepeatNext { .. }
             | Op::DistinctStart { .. }
             | Op::DistinctEnd { .. }
             | Op::Memo { .. }
+            | Op::Again
+            | Op::SetVar { .. }
+            | Op::SetDir { .. }
+            | Op::WhileCheck { .. }
+            | Op::Write(_)
             | Op::Chooser(_)
-            | Op::Write(_) => format!("{next};"),
+            | Op::Finish(_)
+            | Op::Done => format!("{};", next()),
         }
     }
 
     /// A variable's new value or a `while` test: the same code generating and replaying, with
-    /// `next` the continuation and `exit` the call after the loop.
-    fn variable_op(&self, op: &Op, next: &str, exit: &str) -> String {
+    /// `next` the continuation and `exit` the call of the op after the loop.
+    fn variable_op(
+        &self,
+        op: &Op,
+        next: &dyn Fn() -> String,
+        exit: &dyn Fn(usize) -> String,
+    ) -> String {
         match op {
             Op::SetVar { var, set } => format!(
-                "let s = s{set}(e, &pos, &v, ALL, 0);\nlet (Some(c), 1) = (s.iter().next(), s.len()) else {{\n    return;\n}};\nv[{var}] = c as u16;\n{next};"
+                "let s = s{set}(e, &pos, &v, ALL, 0);\nlet (Some(c), 1) = (s.iter().next(), s.len()) else {{\n    return;\n}};\nv[{var}] = c as u16;\n{};",
+                next()
             ),
             Op::SetDir { var, relation, dir } => format!(
-                "let d = {};\nif d == 255 {{\n    return;\n}}\nv[{var}] = u16::from(d);\n{next};",
-                self.dir_code(*relation, dir, "&pos, &v, 0")
+                "let d = {};\nif d == 255 {{\n    return;\n}}\nv[{var}] = u16::from(d);\n{};",
+                self.dir_code(*relation, dir, "&pos, &v, 0"),
+                next()
             ),
-            Op::WhileCheck { var, cond, .. } => format!(
-                "if !b{cond}(e, &pos, &v, 0) {{\n    {exit};\n    return;\n}}\nif v[{var}] == 255 {{\n    return;\n}}\nv[{var}] += 1;\n{next};"
+            Op::WhileCheck { var, cond, exit: e } => format!(
+                "if !b{cond}(e, &pos, &v, 0) {{\n    {};\n    return;\n}}\nif v[{var}] == 255 {{\n    return;\n}}\nv[{var}] += 1;\n{};",
+                exit(*e as usize),
+                next()
             ),
-            _ => format!("{next};"),
+            Op::Place { .. }
+            | Op::PickDir { .. }
+            | Op::Pick { .. }
+            | Op::Let { .. }
+            | Op::Put { .. }
+            | Op::PutAll { .. }
+            | Op::RemoveAll { .. }
+            | Op::Remove { .. }
+            | Op::Shift { .. }
+            | Op::Move { .. }
+            | Op::Require(_)
+            | Op::Unless { .. }
+            | Op::Jump(_)
+            | Op::Either(_)
+            | Op::First(_)
+            | Op::RepeatStart { .. }
+            | Op::RepeatCheck { .. }
+            | Op::RepeatNext { .. }
+            | Op::DistinctStart { .. }
+            | Op::DistinctEnd { .. }
+            | Op::Memo { .. }
+            | Op::Roll { .. }
+            | Op::Again
+            | Op::Write(_)
+            | Op::Chooser(_)
+            | Op::Assign { .. }
+            | Op::AssignAll { .. }
+            | Op::Finish(_)
+            | Op::Done => format!("{};", next()),
         }
     }
 
-    /// An effect's code (spelling its change `SET_CELL` or `SET_COUNTER`) as [`Effect`] says,
-    /// then the walk's continuation.
-    fn with_effect(&self, pc: usize, board: bool, code: &str, next: &str) -> String {
+    /// An effect's change as [`Effect`] says (`code` spells it through the [`Changes`] given),
+    /// without the walk's continuation.
+    fn with_effect(&self, pc: usize, board: bool, code: impl FnOnce(&Changes) -> String) -> String {
         match self.effect(pc, board) {
-            Effect::Skip => {
-                format!("// Nothing reads this change before the move is listed.\n{next};")
-            }
-            Effect::Unhashed => {
-                let code = code
-                    .replace("SET_CELL(", "pos.set_cell::<false>(e.zobrist(), ")
-                    .replace("SET_COUNTER(", "pos.set_counter::<false>(e.zobrist(), ");
-                format!("{code}\n{next};")
-            }
-            Effect::Hashed => {
-                let code = code
-                    .replace("SET_CELL(", "pos.set_cell::<true>(e.zobrist(), ")
-                    .replace("SET_COUNTER(", "pos.set_counter::<true>(e.zobrist(), ");
-                format!("{code}\n{next};")
-            }
+            Effect::Skip => "// Nothing reads this change before the move is listed.\n".to_string(),
+            Effect::Unhashed => format!("{}\n", code(&Changes { hashed: false })),
+            Effect::Hashed => format!("{}\n", code(&Changes { hashed: true })),
         }
     }
 
@@ -2292,6 +2498,29 @@ impl<'a> Emitter<'a> {
     }
 }
 
+/// How the walk spells a change to the position value: hashed or not (see [`Effect`]).
+struct Changes {
+    hashed: bool,
+}
+
+impl Changes {
+    /// A cell's new piece code.
+    fn cell(&self, cell: &str, piece: &str) -> String {
+        format!(
+            "pos.set_cell::<{}>(e.zobrist(), {cell}, {piece});",
+            self.hashed
+        )
+    }
+
+    /// A counter's new value.
+    fn counter(&self, slot: &str, value: &str) -> String {
+        format!(
+            "pos.set_counter::<{}>(e.zobrist(), {slot}, {value});",
+            self.hashed
+        )
+    }
+}
+
 /// The counter slot an assignment writes and its new value, from `old` and `value`.
 /// An action for the owner of an empty cell (no player) fails this way through the turn, as in
 /// the interpreter (`Engine::acting`): the guard that ends the walk.
@@ -2326,20 +2555,6 @@ fn assignment(slot: AssignSlot, op: AssignKind) -> (String, &'static str) {
         AssignKind::Sub => "old.wrapping_sub(value)",
     };
     (slot, new)
-}
-
-/// A call of the replay function for `pc`.
-fn replay_at(code: &Code, pc: usize, vars: &str) -> String {
-    let target = code.busy.get(pc).map_or(pc, |b| *b as usize);
-    format!("ap{target}(e, {vars}, pos, r)")
-}
-
-/// Where a `while` goes when its test fails (0 for other ops, which have no exit).
-fn exit_of(op: &Op) -> usize {
-    match op {
-        Op::WhileCheck { exit, .. } => *exit as usize,
-        _ => 0,
-    }
 }
 
 /// Per op of the turn: how many decisions a move holds on arriving there when every walk that
@@ -2461,55 +2676,6 @@ fn player_reads(p: PlayerRef) -> Reads {
 /// A token's cell is read from its counter slot; other cell values are not position reads.
 fn cell_reads(c: CellRef) -> Reads {
     Reads::counters_if(matches!(c, CellRef::Slot(_)))
-}
-
-/// A call of the function for the walk arriving at `pc`, with variables `vars`.
-fn at(code: &Code, pc: usize, vars: &str) -> String {
-    let target = code.busy.get(pc).map_or(pc, |b| *b as usize);
-    format!("at{target}(e, {vars}, &pos, m, g)")
-}
-
-/// The walk functions `code` calls (`atN(e, ...)`).
-fn calls_in(code: &str) -> Vec<usize> {
-    code.match_indices("at")
-        .filter(|&(i, _)| {
-            !code[..i]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_')
-        })
-        .filter_map(|(i, _)| {
-            let rest = &code[i + 2..];
-            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-            rest[digits..]
-                .starts_with("(e,")
-                .then(|| rest[..digits].parse().ok())
-                .flatten()
-        })
-        .collect()
-}
-
-/// Marks each walk function with one call site `#[inline(always)]`: folding it into its caller
-/// costs no code size and saves passing the position by value. Every cycle of calls (a
-/// `repeat`) is entered from outside as well, so its head keeps two call sites and inlining
-/// always ends.
-fn inline_single_callers(module: &str, ops: usize) -> String {
-    let mut out = module.to_string();
-    for prefix in ["at", "ap"] {
-        for pc in 0..ops {
-            for generic in ["(", "<"] {
-                let def = format!("#[inline]\n    fn {prefix}{pc}{generic}");
-                if module.contains(&def) && module.matches(&format!("{prefix}{pc}(e,")).count() == 1
-                {
-                    out = out.replace(
-                        &def,
-                        &format!("#[inline(always)]\n    fn {prefix}{pc}{generic}"),
-                    );
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Whether a program's moves need nothing of the engine but the position, so that searches
