@@ -72,17 +72,6 @@ const NO_VARS: Vars = Vars {
 /// (a choice point, having run each option itself, ends it too).
 type Next = Option<usize>;
 
-/// A `place` op's operands (see [`Op::Place`]).
-struct PlaceOp {
-    slot: u8,
-    anchor: u8,
-    table: u16,
-    player: PlayerRef,
-    layer: u16,
-    max: IntId,
-    feet: Option<SetId>,
-}
-
 /// One logged change, undone by writing `old` back.
 #[derive(Clone, Copy, Debug)]
 enum Change {
@@ -975,26 +964,7 @@ impl<'p> Engine<'p> {
                 return;
             }
             let next = match &code.ops[pc] {
-                Op::Place {
-                    slot,
-                    anchor,
-                    table,
-                    player,
-                    layer,
-                    max,
-                    feet,
-                } => {
-                    let place = PlaceOp {
-                        slot: *slot,
-                        anchor: *anchor,
-                        table: *table,
-                        player: *player,
-                        layer: *layer,
-                        max: *max,
-                        feet: *feet,
-                    };
-                    self.op_place::<GEN, W>(code, pc, &place, &mut vars, walk)
-                }
+                op @ Op::Place { .. } => self.op_place::<GEN, W>(code, pc, op, &mut vars, walk),
                 Op::PickDir { var, relation } => {
                     self.op_pick_dir::<GEN, W>(code, pc, *var, *relation, &mut vars, walk)
                 }
@@ -1054,13 +1024,7 @@ impl<'p> Engine<'p> {
                     Some(*check as usize)
                 }
                 Op::DistinctStart { block } => {
-                    if GEN {
-                        let outer = self.distinct_enter(*block);
-                        self.exec::<true, W>(code, pc + 1, vars, walk);
-                        self.distinct_leave(*block, outer);
-                        return;
-                    }
-                    Some(pc + 1)
+                    self.op_distinct_start::<GEN, W>(code, pc, *block, &vars, walk)
                 }
                 Op::DistinctEnd { block } => {
                     (!GEN || self.distinct_first(*block, self.state.hash)).then_some(pc + 1)
@@ -1151,17 +1115,25 @@ impl<'p> Engine<'p> {
         &mut self,
         code: &Code,
         pc: usize,
-        op: &PlaceOp,
+        op: &Op,
         vars: &mut Vars,
         walk: &mut Walk,
     ) -> Next {
-        let who = self.acting(op.player, vars)?;
-        let table = &self.program.placements[usize::from(op.table)];
-        let (layer, slot, anchor) = (
-            usize::from(op.layer),
-            usize::from(op.slot),
-            usize::from(op.anchor),
-        );
+        let Op::Place {
+            slot,
+            anchor,
+            table,
+            player,
+            layer,
+            max,
+            feet,
+        } = *op
+        else {
+            return None;
+        };
+        let who = self.acting(player, vars)?;
+        let table = &self.program.placements[usize::from(table)];
+        let (layer, slot, anchor) = (usize::from(layer), usize::from(slot), usize::from(anchor));
         if !GEN {
             let hi = u16::from(walk.next());
             let index = (hi << 8) | u16::from(walk.next());
@@ -1173,8 +1145,8 @@ impl<'p> Engine<'p> {
             vars.cells[anchor] = inst.anchor;
             return Some(pc + 1);
         }
-        let max = self.eval_int::<W>(op.max, vars, 0);
-        let feet = match op.feet {
+        let max = self.eval_int::<W>(max, vars, 0);
+        let feet = match feet {
             Some(s) => self.eval_set::<W>(s, vars, self.all::<W>(), 0),
             None => self.all::<W>(),
         };
@@ -1521,6 +1493,25 @@ impl<'p> Engine<'p> {
             (true, false) => Some(exit),
             (false, _) => Some(pc + 1),
         }
+    }
+
+    /// `distinct`'s start: generating walks the block's ends apart from the enclosing walk's.
+    #[inline(always)]
+    fn op_distinct_start<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        pc: usize,
+        block: u8,
+        vars: &Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        if !GEN {
+            return Some(pc + 1);
+        }
+        let outer = self.distinct_enter(block);
+        self.exec::<true, W>(code, pc + 1, *vars, walk);
+        self.distinct_leave(block, outer);
+        None
     }
 
     /// `roll`: generating tries each value (a chance move); replaying reads it and notes it.
