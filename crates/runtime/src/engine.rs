@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use super::compiled::{Backend, BackendKind, CompiledTurn, Gen};
 use super::moves::Move;
+use super::ops;
 use super::state::{GameResult, State, Zobrist};
 use rulestone_base::hash::KeySet;
 use rulestone_ir::ops::{compare, int_op};
@@ -20,12 +21,6 @@ use rulestone_ir::{
     Finish, IntExpr, IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart,
     MAX_PLACED, MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_CELL, NO_DIR, SET_WORDS,
 };
-
-/// The value a `roll` from `lo` gives for its `k`-th outcome.
-#[inline]
-fn roll_value(lo: i32, k: usize) -> i32 {
-    lo.wrapping_add(i32::try_from(k).unwrap_or(i32::MAX))
-}
 
 /// Evaluates `$e` with the constant `W` bound to the engine's set width: the interpreter is
 /// built once per width, so that a small board's sets are one or two words while the program
@@ -1015,8 +1010,7 @@ impl<'p> Engine<'p> {
                     max,
                     exit,
                 } => {
-                    let rounds = vars.cells[usize::from(*var)];
-                    let bounds = (rounds >= u16::from(*min), rounds < u16::from(*max));
+                    let bounds = ops::repeat_bounds(vars.cells[usize::from(*var)], *min, *max);
                     self.op_repeat_check::<GEN, W>(code, pc, bounds, *exit as usize, &vars, walk)
                 }
                 Op::RepeatNext { var, check } => {
@@ -1135,10 +1129,10 @@ impl<'p> Engine<'p> {
         let table = &self.program.placements[usize::from(table)];
         let (layer, slot, anchor) = (usize::from(layer), usize::from(slot), usize::from(anchor));
         if !GEN {
-            let hi = u16::from(walk.next());
-            let index = (hi << 8) | u16::from(walk.next());
+            let hi = walk.next();
+            let index = ops::two_decisions(hi, walk.next());
             let inst = table.instances.get(usize::from(index))?;
-            let z = self.settle(table, inst, layer);
+            let z = ops::settle(table.parts_of(inst), &self.state.counters, layer);
             self.place_copy(table, inst, layer, z, who);
             walk.voice = self.state.mover;
             vars.placed[slot] = index;
@@ -1160,8 +1154,9 @@ impl<'p> Engine<'p> {
             let (first, end) = table.by_shape[s];
             for index in first..end {
                 let inst = &table.instances[index as usize];
-                let z = self.settle(table, inst, layer);
-                if !self.rests_on(table, inst, (layer, z), max, &feet) {
+                let parts = table.parts_of(inst);
+                let z = ops::settle(parts, &self.state.counters, layer);
+                if !ops::rests_on(inst, parts, &self.state.counters, layer, z, max, &feet) {
                     continue;
                 }
                 let [hi, lo] = u16::try_from(index).unwrap_or(u16::MAX).to_be_bytes();
@@ -1179,26 +1174,6 @@ impl<'p> Engine<'p> {
             }
         }
         None
-    }
-
-    /// Whether a copy at base `z` of the layer stays under `max` and stands on its feet: each
-    /// foot on a cell of `feet` whose height meets the foot's bottom.
-    #[inline]
-    fn rests_on<const W: usize>(
-        &self,
-        table: &rulestone_ir::Placements,
-        inst: &Placement,
-        (layer, z): (usize, i32),
-        max: i32,
-        feet: &CellBits<W>,
-    ) -> bool {
-        z + i32::from(inst.max_top) <= max
-            && table.parts_of(inst).iter().all(|part| {
-                !part.foot
-                    || (feet.contains(usize::from(part.cell))
-                        && self.state.counters[layer + usize::from(part.cell)]
-                            == z + i32::from(part.bottom))
-            })
     }
 
     /// `pick` of a direction: each ray of the relation the mover has.
@@ -1329,7 +1304,7 @@ impl<'p> Engine<'p> {
     ) -> Next {
         let owner = self.acting(owner, vars)?;
         let cell = self.cell(at, vars, 0);
-        self.set_cell(cell, code_base + owner);
+        self.set_cell(cell, ops::piece_code(code_base, owner));
         Some(pc + 1)
     }
 
@@ -1343,7 +1318,7 @@ impl<'p> Engine<'p> {
         vars: &Vars,
     ) -> Next {
         let owner = self.acting(owner, vars)?;
-        let code = code_base + owner;
+        let code = ops::piece_code(code_base, owner);
         for cell in self.eval_set::<W>(at, vars, self.all::<W>(), 0).iter() {
             self.set_cell(cell, code);
         }
@@ -1534,7 +1509,10 @@ impl<'p> Engine<'p> {
                 |e, k, walk| {
                     let d = u8::try_from(k).unwrap_or(u8::MAX);
                     if walk.current.push(d) {
-                        e.set_counter(slot, roll_value(lo, k));
+                        e.set_counter(
+                            slot,
+                            ops::roll_value(lo, u16::try_from(k).unwrap_or(u16::MAX)),
+                        );
                         return Some((pc + 1, *vars));
                     }
                     walk.overflow = true;
@@ -1544,7 +1522,7 @@ impl<'p> Engine<'p> {
             );
             return None;
         }
-        let v = roll_value(lo, usize::from(walk.next()));
+        let v = ops::roll_value(lo, u16::from(walk.next()));
         walk.rolled.push(v);
         self.set_counter(slot, v);
         Some(pc + 1)
@@ -1577,9 +1555,7 @@ impl<'p> Engine<'p> {
         vars: &mut Vars,
     ) -> Next {
         let s = self.eval_set::<W>(set, vars, self.all::<W>(), 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return None;
-        };
+        let c = ops::only_cell(&s)?;
         vars.cells[usize::from(var)] = u16::try_from(c).unwrap_or(u16::MAX);
         Some(pc + 1)
     }
@@ -1667,28 +1643,12 @@ impl<'p> Engine<'p> {
                 let Some(who) = self.acting(*p, vars) else {
                     return;
                 };
-                GameResult::Win(if matches!(f, Finish::Win(_)) {
-                    who
-                } else {
-                    1 - who
-                })
+                ops::finish(matches!(f, Finish::Win(_)), who)
             }
             Finish::Draw => GameResult::Draw,
         };
         self.finish(result);
         self.leaf::<GEN>(walk);
-    }
-
-    /// Where a placement comes to rest on the layer: the lowest base at which no cell is
-    /// below the layer's height there, and at least 0.
-    fn settle(&self, table: &rulestone_ir::Placements, inst: &Placement, layer: usize) -> i32 {
-        table
-            .parts_of(inst)
-            .iter()
-            .map(|part| {
-                self.state.counters[layer + usize::from(part.cell)] - i32::from(part.bottom)
-            })
-            .fold(0, i32::max)
     }
 
     /// Puts a copy down at base `z`: the layer rises to each cell's top and the copy leaves
@@ -1702,7 +1662,8 @@ impl<'p> Engine<'p> {
         who: u8,
     ) {
         for part in table.parts_of(inst) {
-            self.set_counter(layer + usize::from(part.cell), z + i32::from(part.top));
+            let (slot, top) = ops::part_top(part, layer, z);
+            self.set_counter(slot, top);
         }
         if let Some(shape) = self.program.shapes.get(usize::from(inst.shape)) {
             let stock = usize::from(shape.stock) + usize::from(who);
@@ -2261,11 +2222,11 @@ impl Walk<'_> {
     /// The next recorded cell, as [`Walk::push_cell`] wrote it.
     #[inline]
     fn next_cell(&mut self, wide: bool) -> u16 {
-        let first = u16::from(self.next());
+        let first = self.next();
         if wide {
-            (first << 8) | u16::from(self.next())
+            ops::two_decisions(first, self.next())
         } else {
-            first
+            u16::from(first)
         }
     }
 
