@@ -5,7 +5,8 @@
 #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
 
 use rulestone_runtime::ir::ops::{compare, int_op};
-use rulestone_runtime::ir::{CellBits, CmpOp, IntOp};
+use rulestone_runtime::ir::{AssignKind, CellBits, CmpOp, IntOp};
+use rulestone_runtime::ops;
 use rulestone_runtime::compiled::{
     fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host, Pos,
     Replay,
@@ -922,7 +923,7 @@ mod p0 {
     #[inline]
     fn at10(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[2];
-        match (rounds >= 1, rounds < 2) {
+        match ops::repeat_bounds(rounds, 1, 2) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
                     at15(e, v, &pos, m, g);
@@ -1060,7 +1061,7 @@ mod p0 {
     #[inline]
     fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[2];
-        match (rounds >= 1, rounds < 2) {
+        match ops::repeat_bounds(rounds, 1, 2) {
             (true, true) => {
                 if r.decision() == 0 {
                     ap15(e, v, pos, r);
@@ -1108,7 +1109,7 @@ mod p0 {
         let slot = 0usize;
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap19(e, v, pos, r);
@@ -3226,7 +3227,7 @@ mod p1 {
         let slot = 1usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at8(e, v, &pos, m, g);
     }
 
@@ -3236,7 +3237,7 @@ mod p1 {
         let slot = 1usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e.zobrist(), slot, value);
+        pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at9(e, v, &pos, m, g);
     }
 
@@ -3306,7 +3307,7 @@ mod p1 {
         let slot = 1usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap8(e, v, pos, r);
@@ -3317,7 +3318,7 @@ mod p1 {
         let slot = 1usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap9(e, v, pos, r);
@@ -3333,7 +3334,7 @@ mod p1 {
         let slot = 1usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap11(e, v, pos, r);
@@ -3341,7 +3342,7 @@ mod p1 {
 
     #[inline(always)]
     fn ap11(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -3355,7 +3356,7 @@ mod p1 {
         let slot = 0usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap14(e, v, pos, r);
@@ -6210,7 +6211,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -6231,7 +6232,7 @@ mod p2 {
         let slot = 2usize + usize::from((1 - e.rt_mover()));
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap23(e, v, pos, r);
@@ -6257,7 +6258,7 @@ mod p2 {
         let slot = 85usize + usize::from(0u16);
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap23(e, v, pos, r);
@@ -6286,7 +6287,7 @@ mod p2 {
         let slot = 85usize + usize::from(80u16);
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap23(e, v, pos, r);
@@ -6297,7 +6298,7 @@ mod p2 {
         let slot = 85usize + usize::from(78u16);
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap23(e, v, pos, r);
@@ -6313,7 +6314,7 @@ mod p2 {
         let slot = 4usize + usize::from(v[0]);
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap24(e, v, pos, r);
@@ -6324,7 +6325,7 @@ mod p2 {
         let slot = 0usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap25(e, v, pos, r);
@@ -8206,7 +8207,7 @@ mod p3 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -8227,7 +8228,7 @@ mod p3 {
         let slot = 2usize + usize::from((1 - e.rt_mover()));
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap23(e, v, pos, r);
@@ -8253,7 +8254,7 @@ mod p3 {
         let slot = 85usize + usize::from(0u16);
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap23(e, v, pos, r);
@@ -8282,7 +8283,7 @@ mod p3 {
         let slot = 85usize + usize::from(80u16);
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap23(e, v, pos, r);
@@ -8293,7 +8294,7 @@ mod p3 {
         let slot = 85usize + usize::from(78u16);
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap23(e, v, pos, r);
@@ -8309,7 +8310,7 @@ mod p3 {
         let slot = 4usize + usize::from(v[0]);
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap24(e, v, pos, r);
@@ -8320,7 +8321,7 @@ mod p3 {
         let slot = 0usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap25(e, v, pos, r);
@@ -8795,7 +8796,7 @@ mod p4 {
     #[inline]
     fn at3(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[0];
-        match (rounds >= 0, rounds < 1) {
+        match ops::repeat_bounds(rounds, 0, 1) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
                     at8(e, v, &pos, m, g);
@@ -8853,7 +8854,7 @@ mod p4 {
         let slot = 2usize;
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at11(e, v, &pos, m, g);
     }
 
@@ -8891,7 +8892,7 @@ mod p4 {
         let slot = 2usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at12(e, v, &pos, m, g);
     }
 
@@ -8935,7 +8936,7 @@ mod p4 {
     #[inline]
     fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[0];
-        match (rounds >= 0, rounds < 1) {
+        match ops::repeat_bounds(rounds, 0, 1) {
             (true, true) => {
                 if r.decision() == 0 {
                     ap8(e, v, pos, r);
@@ -8978,7 +8979,7 @@ mod p4 {
         let slot = 2usize;
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap11(e, v, pos, r);
@@ -9017,7 +9018,7 @@ mod p4 {
         let slot = 2usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap12(e, v, pos, r);
@@ -9028,7 +9029,7 @@ mod p4 {
         let slot = 0usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap18(e, v, pos, r);
@@ -9874,7 +9875,7 @@ mod p5 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -9886,7 +9887,7 @@ mod p5 {
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap6(e, v, pos, r);
@@ -10909,7 +10910,7 @@ mod p6 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add((1 - e.rt_mover()));
+        let piece = ops::piece_code(1, (1 - e.rt_mover()));
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -10921,7 +10922,7 @@ mod p6 {
         let slot = 0usize;
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -12409,7 +12410,7 @@ mod p7 {
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at9(e, v, &pos, m, g);
     }
@@ -12503,7 +12504,7 @@ mod p7 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = 1i32.wrapping_add(i32::from(r.decision()));
+        let value = ops::roll_value(1, u16::from(r.decision()));
         e.rt_set_counter(55, value);
         pos.counters[55] = value;
         ap3(e, v, pos, r);
@@ -12514,7 +12515,7 @@ mod p7 {
         let slot = 54usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -12531,7 +12532,7 @@ mod p7 {
         let slot = 54usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap7(e, v, pos, r);
@@ -12545,7 +12546,7 @@ mod p7 {
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -12563,7 +12564,7 @@ mod p7 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -12582,7 +12583,7 @@ mod p7 {
         for c in s8(e, &pos, &v, ALL, 0).iter() {
             let slot = 4usize + c;
             let old = pos.counters[slot];
-            let new = old.wrapping_add(value);
+            let new = AssignKind::Add.apply(old, value);
             e.rt_set_counter(slot, new);
             pos.counters[slot] = new;
         }
@@ -12591,7 +12592,7 @@ mod p7 {
 
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -12606,7 +12607,7 @@ mod p7 {
         let slot = 0usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap19(e, v, pos, r);
@@ -12988,7 +12989,7 @@ mod p8 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -13000,7 +13001,7 @@ mod p8 {
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -13382,7 +13383,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -13394,7 +13395,7 @@ mod p9 {
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -14065,7 +14066,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -14077,7 +14078,7 @@ mod p10 {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap8(e, v, pos, r);
@@ -14088,7 +14089,7 @@ mod p10 {
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap9(e, v, pos, r);
@@ -14114,7 +14115,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -14664,7 +14665,7 @@ mod p11 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -14676,7 +14677,7 @@ mod p11 {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap6(e, v, pos, r);
@@ -14696,7 +14697,7 @@ mod p11 {
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap8(e, v, pos, r);
@@ -16600,7 +16601,7 @@ mod p12 {
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 5u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(5, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at4(e, v, &pos, m, g);
     }
@@ -16637,7 +16638,7 @@ mod p12 {
     #[inline]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[1];
-        match (rounds >= 1, rounds < 2) {
+        match ops::repeat_bounds(rounds, 1, 2) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
                     at19(e, v, &pos, m, g);
@@ -16654,7 +16655,7 @@ mod p12 {
     #[inline]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s12(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[0] = c as u16;
@@ -16730,7 +16731,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 5u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(5, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -16761,7 +16762,7 @@ mod p12 {
         let slot = 2usize + usize::from(v[0]);
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap7(e, v, pos, r);
@@ -16776,7 +16777,7 @@ mod p12 {
     #[inline]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[1];
-        match (rounds >= 1, rounds < 2) {
+        match ops::repeat_bounds(rounds, 1, 2) {
             (true, true) => {
                 if r.decision() == 0 {
                     ap19(e, v, pos, r);
@@ -16792,7 +16793,7 @@ mod p12 {
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s12(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[0] = c as u16;
@@ -16828,7 +16829,7 @@ mod p12 {
         let slot = 1usize;
         let value = i13(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap17(e, v, pos, r);
@@ -16836,7 +16837,7 @@ mod p12 {
 
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -16845,7 +16846,7 @@ mod p12 {
         if pos.owner(usize::from(v[0])) > 1 {
             return;
         }
-        let piece = 5u8.wrapping_add(pos.owner(usize::from(v[0])));
+        let piece = ops::piece_code(5, pos.owner(usize::from(v[0])));
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -16854,7 +16855,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 5u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(5, e.rt_mover());
         for c in s29(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -16876,7 +16877,7 @@ mod p12 {
         let slot = 0usize;
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap27(e, v, pos, r);
@@ -17814,7 +17815,7 @@ mod p13 {
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
@@ -17837,7 +17838,7 @@ mod p13 {
     #[inline]
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[1];
-        match (rounds >= 0, rounds < 1) {
+        match ops::repeat_bounds(rounds, 0, 1) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
                     at8(e, v, &pos, m, g);
@@ -17920,7 +17921,7 @@ mod p13 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -17945,7 +17946,7 @@ mod p13 {
     #[inline]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[1];
-        match (rounds >= 0, rounds < 1) {
+        match ops::repeat_bounds(rounds, 0, 1) {
             (true, true) => {
                 if r.decision() == 0 {
                     ap8(e, v, pos, r);
@@ -17989,7 +17990,7 @@ mod p13 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 5u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(5, e.rt_mover());
         let c = usize::from(v[2]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -18001,7 +18002,7 @@ mod p13 {
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap13(e, v, pos, r);
@@ -18642,7 +18643,7 @@ mod p14 {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e.zobrist(), slot, value);
+        pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at11(e, v, &pos, m, g);
     }
 
@@ -18727,7 +18728,7 @@ mod p14 {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap10(e, v, pos, r);
@@ -18748,7 +18749,7 @@ mod p14 {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap16(e, v, pos, r);
@@ -18759,7 +18760,7 @@ mod p14 {
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap17(e, v, pos, r);
@@ -19692,7 +19693,7 @@ mod p15 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 5u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(5, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -19718,7 +19719,7 @@ mod p15 {
         let slot = 0usize;
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap5(e, v, pos, r);
@@ -21055,7 +21056,7 @@ mod p16 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -21067,7 +21068,7 @@ mod p16 {
         let slot = 0usize;
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -21601,7 +21602,7 @@ mod p17 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -21613,7 +21614,7 @@ mod p17 {
         let slot = 0usize;
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -22657,7 +22658,7 @@ mod p18 {
         let slot = 1usize + usize::from(3u16);
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at45(e, v, &pos, m, g);
     }
 
@@ -22676,14 +22677,14 @@ mod p18 {
         let slot = 1usize + usize::from(8u16);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at45(e, v, &pos, m, g);
     }
 
     #[inline]
     fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s22(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[5] = c as u16;
@@ -22707,7 +22708,7 @@ mod p18 {
     #[inline]
     fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[7];
-        match (rounds >= 1, rounds < 2) {
+        match ops::repeat_bounds(rounds, 1, 2) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
                     at53(e, v, &pos, m, g);
@@ -22780,7 +22781,7 @@ mod p18 {
         let slot = 1usize + usize::from(3u16);
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at65(e, v, &pos, m, g);
     }
 
@@ -22799,14 +22800,14 @@ mod p18 {
         let slot = 1usize + usize::from(8u16);
         let value = i12(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at65(e, v, &pos, m, g);
     }
 
     #[inline]
     fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s30(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[8] = c as u16;
@@ -22947,7 +22948,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add((1 - e.rt_mover()));
+        let piece = ops::piece_code(1, (1 - e.rt_mover()));
         let c = usize::from(v[4]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -22985,7 +22986,7 @@ mod p18 {
         let slot = 1usize + usize::from(0u16);
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap79(e, v, pos, r);
@@ -22996,7 +22997,7 @@ mod p18 {
         let slot = 1usize + usize::from(1u16);
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap79(e, v, pos, r);
@@ -23025,7 +23026,7 @@ mod p18 {
         let slot = 1usize + usize::from(10u16);
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap79(e, v, pos, r);
@@ -23036,7 +23037,7 @@ mod p18 {
         let slot = 1usize + usize::from(7u16);
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap79(e, v, pos, r);
@@ -23075,7 +23076,7 @@ mod p18 {
         let slot = 1usize + usize::from(3u16);
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap37(e, v, pos, r);
@@ -23086,7 +23087,7 @@ mod p18 {
         let slot = 1usize + usize::from(2u16);
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap38(e, v, pos, r);
@@ -23097,7 +23098,7 @@ mod p18 {
         let slot = 1usize + usize::from(1u16);
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap45(e, v, pos, r);
@@ -23117,7 +23118,7 @@ mod p18 {
         let slot = 1usize + usize::from(8u16);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap42(e, v, pos, r);
@@ -23128,7 +23129,7 @@ mod p18 {
         let slot = 1usize + usize::from(9u16);
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap43(e, v, pos, r);
@@ -23139,7 +23140,7 @@ mod p18 {
         let slot = 1usize + usize::from(10u16);
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap45(e, v, pos, r);
@@ -23148,7 +23149,7 @@ mod p18 {
     #[inline]
     fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s22(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[5] = c as u16;
@@ -23170,7 +23171,7 @@ mod p18 {
     #[inline]
     fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[7];
-        match (rounds >= 1, rounds < 2) {
+        match ops::repeat_bounds(rounds, 1, 2) {
             (true, true) => {
                 if r.decision() == 0 {
                     ap53(e, v, pos, r);
@@ -23230,7 +23231,7 @@ mod p18 {
         let slot = 1usize + usize::from(3u16);
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap57(e, v, pos, r);
@@ -23241,7 +23242,7 @@ mod p18 {
         let slot = 1usize + usize::from(2u16);
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap58(e, v, pos, r);
@@ -23252,7 +23253,7 @@ mod p18 {
         let slot = 1usize + usize::from(1u16);
         let value = i11(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap65(e, v, pos, r);
@@ -23272,7 +23273,7 @@ mod p18 {
         let slot = 1usize + usize::from(8u16);
         let value = i12(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap62(e, v, pos, r);
@@ -23283,7 +23284,7 @@ mod p18 {
         let slot = 1usize + usize::from(9u16);
         let value = i13(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap63(e, v, pos, r);
@@ -23294,7 +23295,7 @@ mod p18 {
         let slot = 1usize + usize::from(10u16);
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap65(e, v, pos, r);
@@ -23303,7 +23304,7 @@ mod p18 {
     #[inline]
     fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s30(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[8] = c as u16;
@@ -23333,7 +23334,7 @@ mod p18 {
         let slot = 0usize;
         let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap80(e, v, pos, r);
@@ -25947,7 +25948,7 @@ mod p19 {
         let slot = 103usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at7(e, v, &pos, m, g);
     }
 
@@ -25978,7 +25979,7 @@ mod p19 {
         for c in s0(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
-            pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+            pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         }
         at9(e, v, &pos, m, g);
     }
@@ -25992,7 +25993,7 @@ mod p19 {
     #[inline]
     fn at10(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[0];
-        match (rounds >= 0, rounds < 2) {
+        match ops::repeat_bounds(rounds, 0, 2) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
                     at15(e, v, &pos, m, g);
@@ -26013,7 +26014,7 @@ mod p19 {
         for c in s8(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
-            pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
+            pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Sub.apply(old, value));
         }
         at12(e, v, &pos, m, g);
     }
@@ -26024,7 +26025,7 @@ mod p19 {
         let slot = 1usize + usize::from(0u8);
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at13(e, v, &pos, m, g);
     }
 
@@ -26035,7 +26036,7 @@ mod p19 {
         for c in s14(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
-            pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+            pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         }
         at14(e, v, &pos, m, g);
     }
@@ -26120,7 +26121,7 @@ mod p19 {
     #[inline(always)]
     fn at24(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         for c in s31(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<true>(e.zobrist(), c, piece);
         }
@@ -26133,7 +26134,7 @@ mod p19 {
         let slot = 1usize + usize::from((1 - e.rt_mover()));
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e.zobrist(), slot, value);
+        pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at28(e, v, &pos, m, g);
     }
 
@@ -26143,7 +26144,7 @@ mod p19 {
         let slot = 1usize + usize::from(0u8);
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at29(e, v, &pos, m, g);
     }
 
@@ -26183,7 +26184,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = 1i32.wrapping_add(i32::from(r.decision()));
+        let value = ops::roll_value(1, u16::from(r.decision()));
         e.rt_set_counter(104, value);
         pos.counters[104] = value;
         ap3(e, v, pos, r);
@@ -26194,7 +26195,7 @@ mod p19 {
         let slot = 103usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -26211,7 +26212,7 @@ mod p19 {
         let slot = 103usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap7(e, v, pos, r);
@@ -26232,7 +26233,7 @@ mod p19 {
         for c in s0(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
-            let new = old.wrapping_add(value);
+            let new = AssignKind::Add.apply(old, value);
             e.rt_set_counter(slot, new);
             pos.counters[slot] = new;
         }
@@ -26248,7 +26249,7 @@ mod p19 {
     #[inline]
     fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[0];
-        match (rounds >= 0, rounds < 2) {
+        match ops::repeat_bounds(rounds, 0, 2) {
             (true, true) => {
                 if r.decision() == 0 {
                     ap15(e, v, pos, r);
@@ -26267,7 +26268,7 @@ mod p19 {
         for c in s8(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
-            let new = old.wrapping_sub(value);
+            let new = AssignKind::Sub.apply(old, value);
             e.rt_set_counter(slot, new);
             pos.counters[slot] = new;
         }
@@ -26279,7 +26280,7 @@ mod p19 {
         let slot = 1usize + usize::from(0u8);
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap13(e, v, pos, r);
@@ -26291,7 +26292,7 @@ mod p19 {
         for c in s14(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
-            let new = old.wrapping_add(value);
+            let new = AssignKind::Add.apply(old, value);
             e.rt_set_counter(slot, new);
             pos.counters[slot] = new;
         }
@@ -26364,7 +26365,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         for c in s31(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -26377,7 +26378,7 @@ mod p19 {
         let slot = 1usize + usize::from((1 - e.rt_mover()));
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap28(e, v, pos, r);
@@ -26388,7 +26389,7 @@ mod p19 {
         let slot = 1usize + usize::from(0u8);
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap29(e, v, pos, r);
@@ -26404,7 +26405,7 @@ mod p19 {
         let slot = 0usize;
         let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap34(e, v, pos, r);
@@ -27188,7 +27189,7 @@ mod p20 {
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
@@ -27224,7 +27225,7 @@ mod p20 {
     #[inline(always)]
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s10(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -27253,7 +27254,7 @@ mod p20 {
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s16(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -27304,7 +27305,7 @@ mod p20 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -27333,7 +27334,7 @@ mod p20 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s10(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -27362,7 +27363,7 @@ mod p20 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s16(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -27388,7 +27389,7 @@ mod p20 {
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap12(e, v, pos, r);
@@ -28345,7 +28346,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 5u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(5, e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -28366,7 +28367,7 @@ mod p21 {
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap8(e, v, pos, r);
@@ -28392,7 +28393,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -29421,7 +29422,7 @@ mod p22 {
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
@@ -29447,7 +29448,7 @@ mod p22 {
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s9(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[1] = c as u16;
@@ -29476,7 +29477,7 @@ mod p22 {
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s15(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[1] = c as u16;
@@ -29495,7 +29496,7 @@ mod p22 {
     #[inline(always)]
     fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s18(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -29524,7 +29525,7 @@ mod p22 {
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s26(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -29706,7 +29707,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -29734,7 +29735,7 @@ mod p22 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s9(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[1] = c as u16;
@@ -29763,7 +29764,7 @@ mod p22 {
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s15(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[1] = c as u16;
@@ -29782,7 +29783,7 @@ mod p22 {
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s18(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -29811,7 +29812,7 @@ mod p22 {
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s26(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -29820,7 +29821,7 @@ mod p22 {
 
     #[inline]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add((1 - e.rt_mover()));
+        let piece = ops::piece_code(1, (1 - e.rt_mover()));
         for c in s33(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -29860,7 +29861,7 @@ mod p22 {
         let slot = 4usize + usize::from(0u16);
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap40(e, v, pos, r);
@@ -29880,7 +29881,7 @@ mod p22 {
         let slot = 4usize + usize::from(3u16);
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap40(e, v, pos, r);
@@ -29914,7 +29915,7 @@ mod p22 {
         let slot = 4usize + usize::from(6u16);
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap40(e, v, pos, r);
@@ -29934,7 +29935,7 @@ mod p22 {
         let slot = 4usize + usize::from(5u16);
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap40(e, v, pos, r);
@@ -29952,7 +29953,7 @@ mod p22 {
 
     #[inline]
     fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -29973,7 +29974,7 @@ mod p22 {
         let slot = 0usize;
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap47(e, v, pos, r);
@@ -31217,7 +31218,7 @@ mod p23 {
         let slot = 1usize;
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at42(e, v, &pos, m, g);
     }
 
@@ -31245,7 +31246,7 @@ mod p23 {
         let slot = 3usize + usize::from(0u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
     }
 
@@ -31255,7 +31256,7 @@ mod p23 {
         let slot = 3usize + usize::from(3u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
     }
 
@@ -31283,7 +31284,7 @@ mod p23 {
         let slot = 3usize + usize::from(19u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
     }
 
@@ -31293,7 +31294,7 @@ mod p23 {
         let slot = 3usize + usize::from(16u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
     }
 
@@ -31308,7 +31309,7 @@ mod p23 {
     #[inline]
     fn at55(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s27(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -31336,7 +31337,7 @@ mod p23 {
     #[inline]
     fn at62(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[4];
-        match (rounds >= 0, rounds < 1) {
+        match ops::repeat_bounds(rounds, 0, 1) {
             (true, true) => {
                 if let Some(m) = g.extend(m, 0) {
                     at68(e, v, &pos, m, g);
@@ -31372,7 +31373,7 @@ mod p23 {
     #[inline(always)]
     fn at65(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<true>(e.zobrist(), usize::from(18u16), piece);
         at67(e, v, &pos, m, g);
     }
@@ -31458,7 +31459,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -31476,7 +31477,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -31493,7 +31494,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(0u8);
+        let piece = ops::piece_code(1, 0u8);
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -31553,7 +31554,7 @@ mod p23 {
         let slot = 3usize + usize::from(0u16);
         let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap36(e, v, pos, r);
@@ -31564,7 +31565,7 @@ mod p23 {
         let slot = 3usize + usize::from(3u16);
         let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap36(e, v, pos, r);
@@ -31593,7 +31594,7 @@ mod p23 {
         let slot = 3usize + usize::from(19u16);
         let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap36(e, v, pos, r);
@@ -31604,7 +31605,7 @@ mod p23 {
         let slot = 3usize + usize::from(16u16);
         let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap36(e, v, pos, r);
@@ -31617,7 +31618,7 @@ mod p23 {
 
     #[inline]
     fn ap36(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -31632,7 +31633,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap39(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -31641,7 +31642,7 @@ mod p23 {
         let slot = 1usize;
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap42(e, v, pos, r);
@@ -31670,7 +31671,7 @@ mod p23 {
         let slot = 3usize + usize::from(0u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap55(e, v, pos, r);
@@ -31681,7 +31682,7 @@ mod p23 {
         let slot = 3usize + usize::from(3u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap55(e, v, pos, r);
@@ -31710,7 +31711,7 @@ mod p23 {
         let slot = 3usize + usize::from(19u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap55(e, v, pos, r);
@@ -31721,7 +31722,7 @@ mod p23 {
         let slot = 3usize + usize::from(16u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap55(e, v, pos, r);
@@ -31735,7 +31736,7 @@ mod p23 {
     #[inline]
     fn ap55(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s27(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -31747,7 +31748,7 @@ mod p23 {
         let slot = 1usize;
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap58(e, v, pos, r);
@@ -31776,7 +31777,7 @@ mod p23 {
     #[inline]
     fn ap62(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let rounds = v[4];
-        match (rounds >= 0, rounds < 1) {
+        match ops::repeat_bounds(rounds, 0, 1) {
             (true, true) => {
                 if r.decision() == 0 {
                     ap68(e, v, pos, r);
@@ -31805,7 +31806,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap65(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(18u16);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -31828,7 +31829,7 @@ mod p23 {
         let slot = 0usize;
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap74(e, v, pos, r);
@@ -33203,7 +33204,7 @@ mod p24 {
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
@@ -33255,7 +33256,7 @@ mod p24 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -33270,7 +33271,7 @@ mod p24 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -33288,7 +33289,7 @@ mod p24 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -33297,7 +33298,7 @@ mod p24 {
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap9(e, v, pos, r);
@@ -34199,7 +34200,7 @@ mod p25 {
     #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at4(e, v, &pos, m, g);
     }
@@ -34353,7 +34354,7 @@ mod p25 {
 
     #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -34455,7 +34456,7 @@ mod p25 {
 
     #[inline(always)]
     fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         for c in s30(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -34468,7 +34469,7 @@ mod p25 {
         let slot = 0usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap34(e, v, pos, r);
@@ -36735,7 +36736,7 @@ mod p26 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -36753,7 +36754,7 @@ mod p26 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -36762,7 +36763,7 @@ mod p26 {
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap6(e, v, pos, r);
@@ -36788,7 +36789,7 @@ mod p26 {
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -37167,7 +37168,7 @@ mod p27 {
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s1(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[0] = c as u16;
@@ -37271,7 +37272,7 @@ mod p27 {
     #[inline(always)]
     fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at17(e, v, &pos, m, g);
     }
@@ -37328,7 +37329,7 @@ mod p27 {
     #[inline(always)]
     fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[6]), piece);
         at29(e, v, &pos, m, g);
     }
@@ -37416,7 +37417,7 @@ mod p27 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s1(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[0] = c as u16;
@@ -37463,7 +37464,7 @@ mod p27 {
         let slot = 1usize;
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap19(e, v, pos, r);
@@ -37497,7 +37498,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -37530,7 +37531,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[5]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -37545,7 +37546,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[6]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -37563,7 +37564,7 @@ mod p27 {
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap35(e, v, pos, r);
@@ -37589,7 +37590,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -38454,7 +38455,7 @@ mod p28 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = 1i32.wrapping_add(i32::from(r.decision()));
+        let value = ops::roll_value(1, u16::from(r.decision()));
         e.rt_set_counter(13, value);
         pos.counters[13] = value;
         ap3(e, v, pos, r);
@@ -38465,7 +38466,7 @@ mod p28 {
         let slot = 12usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -38482,7 +38483,7 @@ mod p28 {
         let slot = 12usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap7(e, v, pos, r);
@@ -38528,7 +38529,7 @@ mod p28 {
         let slot = 0usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap16(e, v, pos, r);
@@ -39365,7 +39366,7 @@ mod p29 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -39383,7 +39384,7 @@ mod p29 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -39392,7 +39393,7 @@ mod p29 {
         let slot = 1usize;
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap6(e, v, pos, r);
@@ -39403,7 +39404,7 @@ mod p29 {
         let slot = 1usize;
         let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap7(e, v, pos, r);
@@ -39414,7 +39415,7 @@ mod p29 {
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap8(e, v, pos, r);
@@ -39440,7 +39441,7 @@ mod p29 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -39911,7 +39912,7 @@ mod p30 {
         let slot = 9usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at7(e, v, &pos, m, g);
     }
 
@@ -39950,17 +39951,8 @@ mod p30 {
             for index in first..end {
                 let inst = &table.instances[index as usize];
                 let parts = table.parts_of(inst);
-                let mut z = 0i32;
-                for part in parts {
-                    z = z.max(pos.counters[1usize + usize::from(part.cell)] - i32::from(part.bottom));
-                }
-                if z + i32::from(inst.max_top) > max
-                    || !parts.iter().all(|part| {
-                        !part.foot
-                            || (feet.contains(usize::from(part.cell))
-                                && pos.counters[1usize + usize::from(part.cell)] == z + i32::from(part.bottom))
-                    })
-                {
+                let z = ops::settle(parts, &pos.counters, 1usize);
+                if !ops::rests_on(inst, parts, &pos.counters, 1usize, z, max, &feet) {
                     continue;
                 }
                 let [hi, lo] = (index as u16).to_be_bytes();
@@ -40018,7 +40010,7 @@ mod p30 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = 1i32.wrapping_add(i32::from(r.decision()));
+        let value = ops::roll_value(1, u16::from(r.decision()));
         e.rt_set_counter(10, value);
         pos.counters[10] = value;
         ap3(e, v, pos, r);
@@ -40029,7 +40021,7 @@ mod p30 {
         let slot = 9usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -40046,7 +40038,7 @@ mod p30 {
         let slot = 9usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap7(e, v, pos, r);
@@ -40065,20 +40057,16 @@ mod p30 {
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let hi = r.decision();
         let lo = r.decision();
-        let index = (u16::from(hi) << 8) | u16::from(lo);
+        let index = ops::two_decisions(hi, lo);
         let table = &e.program().placements[0];
         let Some(inst) = table.instances.get(usize::from(index)) else {
             return;
         };
         let who = e.rt_mover();
         let parts = table.parts_of(inst);
-        let mut z = 0i32;
+        let z = ops::settle(parts, &pos.counters, 1usize);
         for part in parts {
-            z = z.max(pos.counters[1usize + usize::from(part.cell)] - i32::from(part.bottom));
-        }
-        for part in parts {
-            let slot = 1usize + usize::from(part.cell);
-            let value = z + i32::from(part.top);
+            let (slot, value) = ops::part_top(part, 1usize, z);
             e.rt_set_counter(slot, value);
             pos.set_counter::<false>(e.zobrist(), slot, value);
         }
@@ -40095,7 +40083,7 @@ mod p30 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         for c in s6(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -40109,7 +40097,7 @@ mod p30 {
         for c in s11(e, &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
             let old = pos.counters[slot];
-            let new = value;
+            let new = AssignKind::Set.apply(old, value);
             e.rt_set_counter(slot, new);
             pos.counters[slot] = new;
         }
@@ -40121,7 +40109,7 @@ mod p30 {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap16(e, v, pos, r);
@@ -40147,7 +40135,7 @@ mod p30 {
 
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -40751,7 +40739,7 @@ mod p31 {
         let slot = 9usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at7(e, v, &pos, m, g);
     }
 
@@ -40790,17 +40778,8 @@ mod p31 {
             for index in first..end {
                 let inst = &table.instances[index as usize];
                 let parts = table.parts_of(inst);
-                let mut z = 0i32;
-                for part in parts {
-                    z = z.max(pos.counters[1usize + usize::from(part.cell)] - i32::from(part.bottom));
-                }
-                if z + i32::from(inst.max_top) > max
-                    || !parts.iter().all(|part| {
-                        !part.foot
-                            || (feet.contains(usize::from(part.cell))
-                                && pos.counters[1usize + usize::from(part.cell)] == z + i32::from(part.bottom))
-                    })
-                {
+                let z = ops::settle(parts, &pos.counters, 1usize);
+                if !ops::rests_on(inst, parts, &pos.counters, 1usize, z, max, &feet) {
                     continue;
                 }
                 let [hi, lo] = (index as u16).to_be_bytes();
@@ -40858,7 +40837,7 @@ mod p31 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = 1i32.wrapping_add(i32::from(r.decision()));
+        let value = ops::roll_value(1, u16::from(r.decision()));
         e.rt_set_counter(10, value);
         pos.counters[10] = value;
         ap3(e, v, pos, r);
@@ -40869,7 +40848,7 @@ mod p31 {
         let slot = 9usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -40886,7 +40865,7 @@ mod p31 {
         let slot = 9usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap7(e, v, pos, r);
@@ -40905,20 +40884,16 @@ mod p31 {
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let hi = r.decision();
         let lo = r.decision();
-        let index = (u16::from(hi) << 8) | u16::from(lo);
+        let index = ops::two_decisions(hi, lo);
         let table = &e.program().placements[0];
         let Some(inst) = table.instances.get(usize::from(index)) else {
             return;
         };
         let who = e.rt_mover();
         let parts = table.parts_of(inst);
-        let mut z = 0i32;
+        let z = ops::settle(parts, &pos.counters, 1usize);
         for part in parts {
-            z = z.max(pos.counters[1usize + usize::from(part.cell)] - i32::from(part.bottom));
-        }
-        for part in parts {
-            let slot = 1usize + usize::from(part.cell);
-            let value = z + i32::from(part.top);
+            let (slot, value) = ops::part_top(part, 1usize, z);
             e.rt_set_counter(slot, value);
             pos.set_counter::<false>(e.zobrist(), slot, value);
         }
@@ -40935,7 +40910,7 @@ mod p31 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         for c in s6(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -40949,7 +40924,7 @@ mod p31 {
         for c in s11(e, &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
             let old = pos.counters[slot];
-            let new = value;
+            let new = AssignKind::Set.apply(old, value);
             e.rt_set_counter(slot, new);
             pos.counters[slot] = new;
         }
@@ -40961,7 +40936,7 @@ mod p31 {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap16(e, v, pos, r);
@@ -40987,7 +40962,7 @@ mod p31 {
 
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -41781,7 +41756,7 @@ mod p32 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 5u8.wrapping_add(0u8);
+        let piece = ops::piece_code(5, 0u8);
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -41793,7 +41768,7 @@ mod p32 {
         let slot = 0usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap5(e, v, pos, r);
@@ -41819,7 +41794,7 @@ mod p32 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -42447,7 +42422,7 @@ mod p33 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 5u8.wrapping_add(0u8);
+        let piece = ops::piece_code(5, 0u8);
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -42459,7 +42434,7 @@ mod p33 {
         let slot = 0usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap5(e, v, pos, r);
@@ -42485,7 +42460,7 @@ mod p33 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -43264,7 +43239,7 @@ mod p34 {
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
@@ -43272,7 +43247,7 @@ mod p34 {
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at5(e, v, &pos, m, g);
     }
@@ -43338,7 +43313,7 @@ mod p34 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -43347,7 +43322,7 @@ mod p34 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -43365,7 +43340,7 @@ mod p34 {
         let slot = 0usize;
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap11(e, v, pos, r);
@@ -44333,7 +44308,7 @@ mod p35 {
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
@@ -44341,7 +44316,7 @@ mod p35 {
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at5(e, v, &pos, m, g);
     }
@@ -44407,7 +44382,7 @@ mod p35 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -44416,7 +44391,7 @@ mod p35 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -44434,7 +44409,7 @@ mod p35 {
         let slot = 0usize;
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap11(e, v, pos, r);
@@ -45653,7 +45628,7 @@ mod p36 {
 
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         let c = usize::from(v[3]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -45672,7 +45647,7 @@ mod p36 {
         for c in s13(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
-            let new = value;
+            let new = AssignKind::Set.apply(old, value);
             e.rt_set_counter(slot, new);
             pos.counters[slot] = new;
         }
@@ -45694,7 +45669,7 @@ mod p36 {
         for c in s14(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
-            let new = old.wrapping_add(value);
+            let new = AssignKind::Add.apply(old, value);
             e.rt_set_counter(slot, new);
             pos.counters[slot] = new;
         }
@@ -45712,7 +45687,7 @@ mod p36 {
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap25(e, v, pos, r);
@@ -46870,7 +46845,7 @@ mod p37 {
 
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(3, e.rt_mover());
         let c = usize::from(v[3]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -46889,7 +46864,7 @@ mod p37 {
         for c in s13(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
-            let new = value;
+            let new = AssignKind::Set.apply(old, value);
             e.rt_set_counter(slot, new);
             pos.counters[slot] = new;
         }
@@ -46911,7 +46886,7 @@ mod p37 {
         for c in s14(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
-            let new = old.wrapping_add(value);
+            let new = AssignKind::Add.apply(old, value);
             e.rt_set_counter(slot, new);
             pos.counters[slot] = new;
         }
@@ -46929,7 +46904,7 @@ mod p37 {
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap25(e, v, pos, r);
@@ -48217,7 +48192,7 @@ mod p38 {
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at4(e, v, &pos, m, g);
     }
@@ -48250,7 +48225,7 @@ mod p38 {
     #[inline(always)]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s1(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -48279,7 +48254,7 @@ mod p38 {
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s9(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -48344,7 +48319,7 @@ mod p38 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -48370,7 +48345,7 @@ mod p38 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s1(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -48399,7 +48374,7 @@ mod p38 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s9(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[3] = c as u16;
@@ -48425,7 +48400,7 @@ mod p38 {
         let slot = 1usize + usize::from(v[0]);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap17(e, v, pos, r);
@@ -48436,7 +48411,7 @@ mod p38 {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap18(e, v, pos, r);
@@ -48462,7 +48437,7 @@ mod p38 {
 
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -49301,7 +49276,7 @@ mod p39 {
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at7(e, v, &pos, m, g);
     }
@@ -49361,7 +49336,7 @@ mod p39 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(1u8.wrapping_sub((1 - e.rt_mover()))));
+        e.rt_finish(ops::finish(false, (1 - e.rt_mover())));
         e.rt_end(&pos);
     }
 
@@ -49373,7 +49348,7 @@ mod p39 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -49395,7 +49370,7 @@ mod p39 {
         let slot = 0usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap10(e, v, pos, r);
@@ -50462,7 +50437,7 @@ mod p40 {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap14(e, v, pos, r);
@@ -50517,7 +50492,7 @@ mod p40 {
         let slot = 1usize + usize::from(e.rt_mover());
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap18(e, v, pos, r);
@@ -50528,7 +50503,7 @@ mod p40 {
         let slot = 0usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap19(e, v, pos, r);
@@ -51524,7 +51499,7 @@ mod p41 {
     #[inline(always)]
     fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
@@ -51532,7 +51507,7 @@ mod p41 {
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s3(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[1] = c as u16;
@@ -51561,7 +51536,7 @@ mod p41 {
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s11(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[1] = c as u16;
@@ -51619,7 +51594,7 @@ mod p41 {
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s12(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[4] = c as u16;
@@ -51648,7 +51623,7 @@ mod p41 {
     #[inline(always)]
     fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s18(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[4] = c as u16;
@@ -51658,7 +51633,7 @@ mod p41 {
     #[inline(always)]
     fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s19(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[6] = c as u16;
@@ -51687,7 +51662,7 @@ mod p41 {
     #[inline(always)]
     fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s25(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[6] = c as u16;
@@ -51712,7 +51687,7 @@ mod p41 {
     #[inline(always)]
     fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
         at36(e, v, &pos, m, g);
     }
@@ -51800,7 +51775,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -51810,7 +51785,7 @@ mod p41 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s3(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[1] = c as u16;
@@ -51839,7 +51814,7 @@ mod p41 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s11(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[1] = c as u16;
@@ -51860,7 +51835,7 @@ mod p41 {
         let slot = 1usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap12(e, v, pos, r);
@@ -51885,7 +51860,7 @@ mod p41 {
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s12(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[4] = c as u16;
@@ -51914,7 +51889,7 @@ mod p41 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s18(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[4] = c as u16;
@@ -51924,7 +51899,7 @@ mod p41 {
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s19(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[6] = c as u16;
@@ -51953,7 +51928,7 @@ mod p41 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let s = s25(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+        let Some(c) = ops::only_cell(&s) else {
             return;
         };
         v[6] = c as u16;
@@ -51992,7 +51967,7 @@ mod p41 {
         let slot = 1usize;
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap52(e, v, pos, r);
@@ -52000,7 +51975,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -52017,7 +51992,7 @@ mod p41 {
         let slot = 1usize;
         let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap36(e, v, pos, r);
@@ -52041,7 +52016,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         for c in s45(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -52056,7 +52031,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(0u8);
+        let piece = ops::piece_code(1, 0u8);
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -52074,7 +52049,7 @@ mod p41 {
         let slot = 0usize;
         let value = i12(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap53(e, v, pos, r);
@@ -52100,7 +52075,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 
@@ -54069,7 +54044,7 @@ mod p42 {
         let slot = 0usize;
         let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap9(e, v, pos, r);
@@ -54842,7 +54817,7 @@ mod p43 {
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap10(e, v, pos, r);
@@ -55639,7 +55614,7 @@ mod p44 {
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 5u8.wrapping_add(1u8);
+        let piece = ops::piece_code(5, 1u8);
         for c in s4(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -55676,14 +55651,14 @@ mod p44 {
         let slot = 1usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at10(e, v, &pos, m, g);
     }
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let piece = 5u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(5, e.rt_mover());
         for c in s8(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -55696,7 +55671,7 @@ mod p44 {
         let slot = 1usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Sub.apply(old, value));
         at13(e, v, &pos, m, g);
     }
 
@@ -55761,7 +55736,7 @@ mod p44 {
         let slot = 15usize + usize::from(0u16);
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at29(e, v, &pos, m, g);
     }
 
@@ -55771,7 +55746,7 @@ mod p44 {
         let slot = 15usize + usize::from(2u16);
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at29(e, v, &pos, m, g);
     }
 
@@ -55799,7 +55774,7 @@ mod p44 {
         let slot = 15usize + usize::from(10u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at29(e, v, &pos, m, g);
     }
 
@@ -55809,7 +55784,7 @@ mod p44 {
         let slot = 15usize + usize::from(9u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at29(e, v, &pos, m, g);
     }
 
@@ -55845,7 +55820,7 @@ mod p44 {
         let slot = 15usize + usize::from(0u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at42(e, v, &pos, m, g);
     }
 
@@ -55855,7 +55830,7 @@ mod p44 {
         let slot = 15usize + usize::from(2u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at42(e, v, &pos, m, g);
     }
 
@@ -55883,7 +55858,7 @@ mod p44 {
         let slot = 15usize + usize::from(10u16);
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at42(e, v, &pos, m, g);
     }
 
@@ -55893,7 +55868,7 @@ mod p44 {
         let slot = 15usize + usize::from(9u16);
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at42(e, v, &pos, m, g);
     }
 
@@ -55920,7 +55895,7 @@ mod p44 {
         let slot = 15usize + usize::from(1u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at44(e, v, &pos, m, g);
     }
 
@@ -55930,7 +55905,7 @@ mod p44 {
         let slot = 15usize + usize::from(0u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at58(e, v, &pos, m, g);
     }
 
@@ -55949,7 +55924,7 @@ mod p44 {
         let slot = 15usize + usize::from(7u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at58(e, v, &pos, m, g);
     }
 
@@ -56062,7 +56037,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 5u8.wrapping_add(1u8);
+        let piece = ops::piece_code(5, 1u8);
         for c in s4(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -56081,7 +56056,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(1u8.wrapping_sub((1 - e.rt_mover()))));
+        e.rt_finish(ops::finish(false, (1 - e.rt_mover())));
         e.rt_end(&pos);
     }
 
@@ -56099,7 +56074,7 @@ mod p44 {
         let slot = 1usize;
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap10(e, v, pos, r);
@@ -56107,7 +56082,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 5u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(5, e.rt_mover());
         for c in s8(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -56120,7 +56095,7 @@ mod p44 {
         let slot = 1usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap13(e, v, pos, r);
@@ -56176,7 +56151,7 @@ mod p44 {
         let slot = 15usize + usize::from(0u16);
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap29(e, v, pos, r);
@@ -56187,7 +56162,7 @@ mod p44 {
         let slot = 15usize + usize::from(2u16);
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap29(e, v, pos, r);
@@ -56216,7 +56191,7 @@ mod p44 {
         let slot = 15usize + usize::from(10u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap29(e, v, pos, r);
@@ -56227,7 +56202,7 @@ mod p44 {
         let slot = 15usize + usize::from(9u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap29(e, v, pos, r);
@@ -56261,7 +56236,7 @@ mod p44 {
         let slot = 15usize + usize::from(0u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap42(e, v, pos, r);
@@ -56272,7 +56247,7 @@ mod p44 {
         let slot = 15usize + usize::from(2u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap42(e, v, pos, r);
@@ -56301,7 +56276,7 @@ mod p44 {
         let slot = 15usize + usize::from(10u16);
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap42(e, v, pos, r);
@@ -56312,7 +56287,7 @@ mod p44 {
         let slot = 15usize + usize::from(9u16);
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap42(e, v, pos, r);
@@ -56337,7 +56312,7 @@ mod p44 {
         let slot = 15usize + usize::from(1u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap44(e, v, pos, r);
@@ -56348,7 +56323,7 @@ mod p44 {
         let slot = 15usize + usize::from(0u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap45(e, v, pos, r);
@@ -56359,7 +56334,7 @@ mod p44 {
         let slot = 15usize + usize::from(3u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap46(e, v, pos, r);
@@ -56370,7 +56345,7 @@ mod p44 {
         let slot = 15usize + usize::from(2u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap57(e, v, pos, r);
@@ -56390,7 +56365,7 @@ mod p44 {
         let slot = 15usize + usize::from(7u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap50(e, v, pos, r);
@@ -56401,7 +56376,7 @@ mod p44 {
         let slot = 15usize + usize::from(8u16);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap51(e, v, pos, r);
@@ -56412,7 +56387,7 @@ mod p44 {
         let slot = 15usize + usize::from(9u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap57(e, v, pos, r);
@@ -56423,7 +56398,7 @@ mod p44 {
         let slot = 1usize;
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap58(e, v, pos, r);
@@ -56460,7 +56435,7 @@ mod p44 {
         let slot = 15usize + usize::from(0u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap73(e, v, pos, r);
@@ -56471,7 +56446,7 @@ mod p44 {
         let slot = 15usize + usize::from(2u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap73(e, v, pos, r);
@@ -56500,7 +56475,7 @@ mod p44 {
         let slot = 15usize + usize::from(10u16);
         let value = i31(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap73(e, v, pos, r);
@@ -56511,7 +56486,7 @@ mod p44 {
         let slot = 15usize + usize::from(9u16);
         let value = i31(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap73(e, v, pos, r);
@@ -56576,7 +56551,7 @@ mod p44 {
         let slot = 0usize;
         let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap84(e, v, pos, r);
@@ -58810,7 +58785,7 @@ mod p45 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = 1i32.wrapping_add(i32::from(r.decision()));
+        let value = ops::roll_value(1, u16::from(r.decision()));
         e.rt_set_counter(2, value);
         pos.counters[2] = value;
         ap3(e, v, pos, r);
@@ -58821,7 +58796,7 @@ mod p45 {
         let slot = 1usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap4(e, v, pos, r);
@@ -58838,7 +58813,7 @@ mod p45 {
         let slot = 1usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap7(e, v, pos, r);
@@ -58872,7 +58847,7 @@ mod p45 {
 
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
+        let piece = ops::piece_code(1, e.rt_mover());
         for c in s12(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
@@ -58885,7 +58860,7 @@ mod p45 {
         let slot = 0usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap14(e, v, pos, r);
@@ -58911,7 +58886,7 @@ mod p45 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_finish(ops::finish(true, e.rt_mover()));
         e.rt_end(&pos);
     }
 

@@ -12,13 +12,14 @@ use std::sync::Arc;
 
 use super::compiled::{Backend, BackendKind, CompiledTurn, Gen};
 use super::moves::Move;
+use super::ops;
 use super::state::{GameResult, State, Zobrist};
 use rulestone_base::hash::KeySet;
 use rulestone_ir::ops::{compare, int_op};
 use rulestone_ir::{
-    words_for, AssignSlot, BoolExpr, BoolId, CellBits, CellRef, CellSet, Code, Finish, IntExpr,
-    IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_PLACED,
-    MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_CELL, NO_DIR, SET_WORDS,
+    words_for, AssignKind, AssignSlot, BoolExpr, BoolId, CellBits, CellRef, CellSet, Code, DirExpr,
+    Finish, IntExpr, IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart,
+    MAX_PLACED, MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_CELL, NO_DIR, SET_WORDS,
 };
 
 /// Evaluates `$e` with the constant `W` bound to the engine's set width: the interpreter is
@@ -61,6 +62,10 @@ const NO_VARS: Vars = Vars {
     cells: [0; MAX_VARS],
     placed: [0; MAX_PLACED],
 };
+
+/// Where the walk goes on after an op: the next op to run, or `None` when this walk ends here
+/// (a choice point, having run each option itself, ends it too).
+type Next = Option<usize>;
 
 /// One logged change, undone by writing `old` back.
 #[derive(Clone, Copy, Debug)]
@@ -933,8 +938,8 @@ impl<'p> Engine<'p> {
     }
 
     /// Runs `code` from `pc`. In generating mode (`GEN`) every choice point tries each option
-    /// and backtracks; otherwise options are read from the walk's move.
-    #[allow(clippy::too_many_lines)]
+    /// and backtracks; otherwise options are read from the walk's move. Each op's work is a
+    /// method of its own (`op_*`), which says where the walk goes on ([`Next`]).
     fn exec<const GEN: bool, const W: usize>(
         &mut self,
         code: &Code,
@@ -953,283 +958,51 @@ impl<'p> Engine<'p> {
                 self.leaf::<GEN>(walk);
                 return;
             }
-            match &code.ops[pc] {
-                Op::Place {
-                    slot,
-                    anchor,
-                    table,
-                    player,
-                    layer,
-                    max,
-                    feet,
-                } => {
-                    let Some(who) = self.acting(*player, &vars) else {
-                        return;
-                    };
-                    let table = &self.program.placements[usize::from(*table)];
-                    let (layer, slot, anchor) = (
-                        usize::from(*layer),
-                        usize::from(*slot),
-                        usize::from(*anchor),
-                    );
-                    if !GEN {
-                        let hi = u16::from(walk.next());
-                        let index = (hi << 8) | u16::from(walk.next());
-                        let Some(inst) = table.instances.get(usize::from(index)) else {
-                            return;
-                        };
-                        let z = self.settle(table, inst, layer);
-                        self.place_copy(table, inst, layer, z, who);
-                        walk.voice = self.state.mover;
-                        vars.placed[slot] = index;
-                        vars.cells[anchor] = inst.anchor;
-                        pc += 1;
-                        continue;
-                    }
-                    let max = self.eval_int::<W>(*max, &vars, 0);
-                    let feet = match feet {
-                        Some(s) => self.eval_set::<W>(*s, &vars, self.all::<W>(), 0),
-                        None => self.all::<W>(),
-                    };
-                    let mark = self.trail.len();
-                    let len = walk.current.len();
-                    for (s, shape) in self.program.shapes.iter().enumerate() {
-                        let stock = usize::from(shape.stock) + usize::from(who);
-                        if self.state.counters.get(stock).copied().unwrap_or(0) <= 0 {
-                            continue;
-                        }
-                        let (first, end) = table.by_shape[s];
-                        for index in first..end {
-                            let inst = &table.instances[index as usize];
-                            let z = self.settle(table, inst, layer);
-                            if z + i32::from(inst.max_top) > max
-                                || !table.parts_of(inst).iter().all(|part| {
-                                    !part.foot
-                                        || (feet.contains(usize::from(part.cell))
-                                            && self.state.counters[layer + usize::from(part.cell)]
-                                                == z + i32::from(part.bottom))
-                                })
-                            {
-                                continue;
-                            }
-                            let [hi, lo] = u16::try_from(index).unwrap_or(u16::MAX).to_be_bytes();
-                            if walk.current.push(hi) && walk.current.push(lo) {
-                                self.place_copy(table, inst, layer, z, who);
-                                let mut v = vars;
-                                v.placed[slot] = u16::try_from(index).unwrap_or(u16::MAX);
-                                v.cells[anchor] = inst.anchor;
-                                self.exec::<true, W>(code, pc + 1, v, walk);
-                                self.rollback(mark);
-                            } else {
-                                walk.overflow = true;
-                            }
-                            walk.current.truncate(len);
-                        }
-                    }
-                    return;
-                }
+            let next = match &code.ops[pc] {
+                op @ Op::Place { .. } => self.op_place::<GEN, W>(code, pc, op, &mut vars, walk),
                 Op::PickDir { var, relation } => {
-                    if !GEN {
-                        vars.cells[usize::from(*var)] = u16::from(walk.next());
-                        walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
-                        pc += 1;
-                        continue;
-                    }
-                    let rel = &self.program.relations[usize::from(*relation)];
-                    let mark = self.trail.len();
-                    let len = walk.current.len();
-                    for i in 0..rel.rays.len() {
-                        if !rel.has_ray_for(i, self.state.mover) {
-                            continue;
-                        }
-                        let d = u8::try_from(i).unwrap_or(NO_DIR);
-                        let mut v = vars;
-                        v.cells[usize::from(*var)] = u16::from(d);
-                        if walk.current.push(d) {
-                            self.exec::<true, W>(code, pc + 1, v, walk);
-                        } else {
-                            walk.overflow = true;
-                        }
-                        walk.current.truncate(len);
-                        self.rollback(mark);
-                    }
-                    return;
+                    self.op_pick_dir::<GEN, W>(code, pc, *var, *relation, &mut vars, walk)
                 }
                 Op::Pick { var, from } => {
-                    if GEN {
-                        let set = self.eval_set::<W>(*from, &vars, self.all::<W>(), 0);
-                        let len = walk.current.len();
-                        if code.decided[pc + 1] {
-                            // Each candidate completes a move at once: no need to run the rest.
-                            for c in set.iter() {
-                                if walk.out_of_steps() {
-                                    return;
-                                }
-                                if walk.push_cell(c, self.wide_picks) {
-                                    self.leaf::<true>(walk);
-                                } else {
-                                    walk.overflow = true;
-                                }
-                                walk.current.truncate(len);
-                            }
-                            return;
-                        }
-                        let mark = self.trail.len();
-                        for c in set.iter() {
-                            let mut v = vars;
-                            v.cells[usize::from(*var)] = c as u16;
-                            if walk.push_cell(c, self.wide_picks) {
-                                self.exec::<true, W>(code, pc + 1, v, walk);
-                            } else {
-                                walk.overflow = true;
-                            }
-                            walk.current.truncate(len);
-                            self.rollback(mark);
-                        }
-                        return;
-                    }
-                    vars.cells[usize::from(*var)] = walk.next_cell(self.wide_picks);
-                    walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
-                    pc += 1;
+                    self.op_pick::<GEN, W>(code, pc, *var, *from, &mut vars, walk)
                 }
                 Op::Let { slot, set, replay } => {
-                    if !GEN && !*replay {
-                        pc += 1;
-                        continue;
-                    }
-                    let value = self.eval_set::<W>(*set, &vars, self.all::<W>(), 0);
-                    let slot = usize::from(*slot);
-                    if GEN {
-                        // Later ops of this walk read the value; restore it on the way back.
-                        let outer = self.locals[slot].resized::<W>();
-                        self.locals[slot].store(value);
-                        self.exec::<true, W>(code, pc + 1, vars, walk);
-                        self.locals[slot].store(outer);
-                        return;
-                    }
-                    self.locals[slot].store(value);
-                    pc += 1;
+                    self.op_let::<GEN, W>(code, pc, (*slot, *set, *replay), &vars, walk)
                 }
                 Op::Put {
                     code_base,
                     owner,
                     at,
-                } => {
-                    let Some(owner) = self.acting(*owner, &vars) else {
-                        return;
-                    };
-                    let cell = self.cell(*at, &vars, 0);
-                    self.set_cell(cell, code_base + owner);
-                    pc += 1;
-                }
+                } => self.op_put::<W>(pc, *code_base, *owner, *at, &vars),
                 Op::PutAll {
                     code_base,
                     owner,
                     at,
-                } => {
-                    let Some(owner) = self.acting(*owner, &vars) else {
-                        return;
-                    };
-                    let code = code_base + owner;
-                    for cell in self.eval_set::<W>(*at, &vars, self.all::<W>(), 0).iter() {
-                        self.set_cell(cell, code);
-                    }
-                    pc += 1;
-                }
-                Op::RemoveAll { at } => {
-                    for cell in self.eval_set::<W>(*at, &vars, self.all::<W>(), 0).iter() {
-                        self.set_cell(cell, 0);
-                    }
-                    pc += 1;
-                }
+                } => self.op_put_all::<W>(pc, *code_base, *owner, *at, &vars),
+                Op::RemoveAll { at } => self.op_remove_all::<W>(pc, *at, &vars),
                 Op::Remove { at } => {
                     let cell = self.cell(*at, &vars, 0);
                     self.set_cell(cell, 0);
-                    pc += 1;
+                    Some(pc + 1)
                 }
                 Op::Shift { at, relation } => {
                     let cells = self.eval_set::<W>(*at, &vars, self.all::<W>(), 0);
                     self.shift(cells, *relation);
-                    pc += 1;
+                    Some(pc + 1)
                 }
-                Op::Move { from, to } => {
-                    let from = self.cell(*from, &vars, 0);
-                    let to = self.cell(*to, &vars, 0);
-                    if from != to {
-                        let code = self.state.board[from];
-                        self.set_cell(from, 0);
-                        self.set_cell(to, code);
-                    }
-                    pc += 1;
-                }
-                Op::Require(cond) => {
-                    if GEN && !self.eval_bool::<W>(*cond, &vars, 0) {
-                        if walk.refused_by.is_none()
-                            && walk
-                                .refusals
-                                .as_ref()
-                                .is_some_and(|r| r.len() < MAX_REFUSALS)
-                        {
-                            walk.refused_by = Some(*cond);
-                            self.exec::<true, W>(code, pc + 1, vars, walk);
-                            walk.refused_by = None;
-                        }
-                        return;
-                    }
-                    pc += 1;
-                }
-                Op::Unless { cond, target } => {
-                    pc = if self.eval_bool::<W>(*cond, &vars, 0) {
-                        pc + 1
-                    } else {
-                        *target as usize
-                    };
-                }
-                Op::Jump(target) => pc = *target as usize,
-                Op::Either(branches) => {
-                    if GEN {
-                        let mark = self.trail.len();
-                        let len = walk.current.len();
-                        for (i, start) in branches.iter().enumerate() {
-                            if walk.current.push(i as u8) {
-                                self.exec::<true, W>(code, *start as usize, vars, walk);
-                            } else {
-                                walk.overflow = true;
-                            }
-                            walk.current.truncate(len);
-                            self.rollback(mark);
-                        }
-                        return;
-                    }
-                    let i = usize::from(walk.next());
-                    walk.voice = self.state.mover;
-                    pc = branches.get(i).map_or(code.ops.len() - 1, |s| *s as usize);
-                }
-                Op::First(branches) => {
-                    if GEN {
-                        let mark = self.trail.len();
-                        let len = walk.current.len();
-                        for (i, start) in branches.iter().enumerate() {
-                            let before = walk.leaves;
-                            if walk.current.push(i as u8) {
-                                self.exec::<true, W>(code, *start as usize, vars, walk);
-                            } else {
-                                walk.overflow = true;
-                            }
-                            walk.current.truncate(len);
-                            self.rollback(mark);
-                            if walk.leaves != before {
-                                break;
-                            }
-                        }
-                        return;
-                    }
-                    let i = usize::from(walk.next());
-                    pc = branches.get(i).map_or(code.ops.len() - 1, |s| *s as usize);
-                }
+                Op::Move { from, to } => self.op_move(pc, *from, *to, &vars),
+                Op::Require(cond) => self.op_require::<GEN, W>(code, pc, *cond, &vars, walk),
+                Op::Unless { cond, target } => Some(if self.eval_bool::<W>(*cond, &vars, 0) {
+                    pc + 1
+                } else {
+                    *target as usize
+                }),
+                Op::Jump(target) => Some(*target as usize),
+                Op::Either(branches) => self.op_either::<GEN, W>(code, branches, &vars, walk),
+                Op::First(branches) => self.op_first::<GEN, W>(code, branches, &vars, walk),
                 Op::RepeatStart { var } => {
                     vars.cells[usize::from(*var)] = 0;
-                    pc += 1;
+                    Some(pc + 1)
                 }
                 Op::RepeatCheck {
                     var,
@@ -1237,204 +1010,645 @@ impl<'p> Engine<'p> {
                     max,
                     exit,
                 } => {
-                    let rounds = vars.cells[usize::from(*var)];
-                    let can_stop = rounds >= u16::from(*min);
-                    let can_go = rounds < u16::from(*max);
-                    match (can_stop, can_go) {
-                        (true, true) => {
-                            if GEN {
-                                let mark = self.trail.len();
-                                let len = walk.current.len();
-                                for (d, target) in [(0u8, *exit as usize), (1, pc + 1)] {
-                                    if walk.current.push(d) {
-                                        self.exec::<true, W>(code, target, vars, walk);
-                                    } else {
-                                        walk.overflow = true;
-                                    }
-                                    walk.current.truncate(len);
-                                    self.rollback(mark);
-                                }
-                                return;
-                            }
-                            walk.voice = self.state.mover;
-                            pc = if walk.next() == 0 {
-                                *exit as usize
-                            } else {
-                                pc + 1
-                            };
-                        }
-                        (true, false) => pc = *exit as usize,
-                        _ => pc += 1,
-                    }
+                    let bounds = ops::repeat_bounds(vars.cells[usize::from(*var)], *min, *max);
+                    self.op_repeat_check::<GEN, W>(code, pc, bounds, *exit as usize, &vars, walk)
                 }
                 Op::RepeatNext { var, check } => {
                     vars.cells[usize::from(*var)] += 1;
-                    pc = *check as usize;
+                    Some(*check as usize)
                 }
                 Op::DistinctStart { block } => {
-                    if GEN {
-                        let outer = self.distinct_enter(*block);
-                        self.exec::<true, W>(code, pc + 1, vars, walk);
-                        self.distinct_leave(*block, outer);
-                        return;
-                    }
-                    pc += 1;
+                    self.op_distinct_start::<GEN, W>(code, pc, *block, &vars, walk)
                 }
                 Op::DistinctEnd { block } => {
-                    if GEN && !self.distinct_first(*block, self.state.hash) {
-                        return;
-                    }
-                    pc += 1;
+                    (!GEN || self.distinct_first(*block, self.state.hash)).then_some(pc + 1)
                 }
                 Op::Memo { block } => {
-                    if GEN && !self.memo_first::<W>(*block, pc, &vars) {
-                        return;
-                    }
-                    pc += 1;
+                    (!GEN || self.memo_first::<W>(*block, pc, &vars)).then_some(pc + 1)
                 }
                 Op::Roll { slot, lo, count } => {
-                    let slot = usize::from(*slot);
-                    if GEN {
-                        walk.chance = true;
-                        let mark = self.trail.len();
-                        let len = walk.current.len();
-                        for k in 0..*count {
-                            let d = u8::try_from(k).unwrap_or(u8::MAX);
-                            if walk.current.push(d) {
-                                self.set_counter(slot, lo.wrapping_add(i32::from(k)));
-                                self.exec::<true, W>(code, pc + 1, vars, walk);
-                            } else {
-                                walk.overflow = true;
-                            }
-                            walk.current.truncate(len);
-                            self.rollback(mark);
-                        }
-                        return;
-                    }
-                    let v = lo.wrapping_add(i32::from(walk.next()));
-                    walk.rolled.push(v);
-                    self.set_counter(slot, v);
-                    pc += 1;
+                    self.op_roll::<GEN, W>(code, pc, (*slot, *lo, *count), &vars, walk)
                 }
                 Op::Again => {
                     self.again = true;
-                    pc += 1;
+                    Some(pc + 1)
                 }
                 Op::AssignAll {
                     base,
                     cells,
                     op,
                     value,
-                } => {
-                    let v = self.eval_int::<W>(*value, &vars, 0);
-                    for c in self.eval_set(*cells, &vars, self.all::<W>(), 0).iter() {
-                        let slot = usize::from(*base) + c;
-                        self.set_counter(slot, op.apply(self.state.counters[slot], v));
-                    }
-                    pc += 1;
-                }
-                Op::SetVar { var, set } => {
-                    let s = self.eval_set::<W>(*set, &vars, self.all::<W>(), 0);
-                    let (Some(c), 1) = (s.iter().next(), s.len()) else {
-                        return;
-                    };
-                    vars.cells[usize::from(*var)] = u16::try_from(c).unwrap_or(u16::MAX);
-                    pc += 1;
-                }
+                } => self.op_assign_all::<W>(pc, (*base, *cells), *op, *value, &vars),
+                Op::SetVar { var, set } => self.op_set_var::<W>(pc, *var, *set, &mut vars),
                 Op::SetDir { var, relation, dir } => {
-                    let rel = &self.program.relations[usize::from(*relation)];
-                    let d = self.dir::<W>(rel, dir, &vars, 0);
-                    if d == NO_DIR {
-                        return;
-                    }
-                    vars.cells[usize::from(*var)] = u16::from(d);
-                    pc += 1;
+                    self.op_set_dir::<W>(pc, *var, *relation, dir, &mut vars)
                 }
                 Op::WhileCheck { var, cond, exit } => {
-                    if !self.eval_bool::<W>(*cond, &vars, 0) {
-                        pc = *exit as usize;
-                        continue;
-                    }
-                    let rounds = &mut vars.cells[usize::from(*var)];
-                    if *rounds == u16::from(u8::MAX) {
-                        self.runaway = true;
-                        return;
-                    }
-                    *rounds += 1;
-                    pc += 1;
+                    self.op_while_check::<W>(pc, (*var, *cond), *exit as usize, &mut vars)
                 }
                 Op::Write(t) => {
-                    if walk.text.is_some() {
-                        let s = self.render::<W>(*t, &vars);
-                        if let Some(text) = walk.text.as_mut() {
-                            text.push_str(&s);
-                        }
-                        match walk.parts.last_mut() {
-                            Some((who, part)) if *who == walk.voice => part.push_str(&s),
-                            _ => walk.parts.push((walk.voice, s)),
-                        }
-                    }
-                    pc += 1;
+                    self.op_write::<W>(*t, &vars, walk);
+                    Some(pc + 1)
                 }
                 Op::Chooser(p) => {
                     if walk.text.is_some() {
                         walk.chooser = Some(self.player(*p, &vars, 0));
                     }
-                    pc += 1;
+                    Some(pc + 1)
                 }
                 Op::Assign { slot, op, value } => {
-                    let slot = match slot {
-                        AssignSlot::Global(s) => usize::from(*s),
-                        AssignSlot::PerPlayer { base, player } => {
-                            let Some(who) = self.acting(*player, &vars) else {
-                                return;
-                            };
-                            usize::from(*base) + usize::from(who)
-                        }
-                        AssignSlot::PerCell { base, cell } => {
-                            usize::from(*base) + self.cell(*cell, &vars, 0)
-                        }
-                    };
-                    let v = self.eval_int::<W>(*value, &vars, 0);
-                    self.set_counter(slot, op.apply(self.state.counters[slot], v));
-                    pc += 1;
+                    self.op_assign::<W>(pc, *slot, *op, *value, &vars)
                 }
                 Op::Finish(f) => {
-                    let result = match f {
-                        Finish::Win(p) | Finish::Lose(p) => {
-                            let Some(who) = self.acting(*p, &vars) else {
-                                return;
-                            };
-                            GameResult::Win(if matches!(f, Finish::Win(_)) {
-                                who
-                            } else {
-                                1 - who
-                            })
-                        }
-                        Finish::Draw => GameResult::Draw,
-                    };
-                    self.finish(result);
-                    self.leaf::<GEN>(walk);
-                    return;
+                    self.op_finish::<GEN>(f, &vars, walk);
+                    None
                 }
                 Op::Done => {
                     self.leaf::<GEN>(walk);
-                    return;
+                    None
                 }
+            };
+            match next {
+                Some(n) => pc = n,
+                None => return,
             }
         }
     }
 
-    /// Where a placement comes to rest on the layer: the lowest base at which no cell is
-    /// below the layer's height there, and at least 0.
-    fn settle(&self, table: &rulestone_ir::Placements, inst: &Placement, layer: usize) -> i32 {
-        table
-            .parts_of(inst)
-            .iter()
-            .map(|part| {
-                self.state.counters[layer + usize::from(part.cell)] - i32::from(part.bottom)
-            })
-            .fold(0, i32::max)
+    /// Tries each option of a choice: `take` records option `i`'s decision in the move (false
+    /// when the move is full) and prepares the walk, which then runs from `start(i)`; the
+    /// position is restored after each. `stop` ends the options early (`first`).
+    #[inline(always)]
+    fn try_options<const W: usize>(
+        &mut self,
+        code: &Code,
+        options: usize,
+        walk: &mut Walk,
+        mut step: impl FnMut(&mut Self, usize, &mut Walk) -> Option<(usize, Vars)>,
+        stop: impl Fn(&Walk, u64) -> bool,
+    ) {
+        let mark = self.trail.len();
+        let len = walk.current.len();
+        for i in 0..options {
+            let before = walk.leaves;
+            if let Some((start, vars)) = step(self, i, walk) {
+                self.exec::<true, W>(code, start, vars, walk);
+            }
+            walk.current.truncate(len);
+            self.rollback(mark);
+            if stop(walk, before) {
+                break;
+            }
+        }
+    }
+
+    /// `place`: replaying reads the instance's index (two decisions); generating tries every
+    /// copy of every shape in the player's stock that rests on `feet` below `max`.
+    #[inline(always)]
+    fn op_place<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        pc: usize,
+        op: &Op,
+        vars: &mut Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        let Op::Place {
+            slot,
+            anchor,
+            table,
+            player,
+            layer,
+            max,
+            feet,
+        } = *op
+        else {
+            return None;
+        };
+        let who = self.acting(player, vars)?;
+        let table = &self.program.placements[usize::from(table)];
+        let (layer, slot, anchor) = (usize::from(layer), usize::from(slot), usize::from(anchor));
+        if !GEN {
+            let hi = walk.next();
+            let index = ops::two_decisions(hi, walk.next());
+            let inst = table.instances.get(usize::from(index))?;
+            let z = ops::settle(table.parts_of(inst), &self.state.counters, layer);
+            self.place_copy(table, inst, layer, z, who);
+            walk.voice = self.state.mover;
+            vars.placed[slot] = index;
+            vars.cells[anchor] = inst.anchor;
+            return Some(pc + 1);
+        }
+        let max = self.eval_int::<W>(max, vars, 0);
+        let feet = match feet {
+            Some(s) => self.eval_set::<W>(s, vars, self.all::<W>(), 0),
+            None => self.all::<W>(),
+        };
+        let mark = self.trail.len();
+        let len = walk.current.len();
+        for (s, shape) in self.program.shapes.iter().enumerate() {
+            let stock = usize::from(shape.stock) + usize::from(who);
+            if self.state.counters.get(stock).copied().unwrap_or(0) <= 0 {
+                continue;
+            }
+            let (first, end) = table.by_shape[s];
+            for index in first..end {
+                let inst = &table.instances[index as usize];
+                let parts = table.parts_of(inst);
+                let z = ops::settle(parts, &self.state.counters, layer);
+                if !ops::rests_on(inst, parts, &self.state.counters, layer, z, max, &feet) {
+                    continue;
+                }
+                let [hi, lo] = u16::try_from(index).unwrap_or(u16::MAX).to_be_bytes();
+                if walk.current.push(hi) && walk.current.push(lo) {
+                    self.place_copy(table, inst, layer, z, who);
+                    let mut v = *vars;
+                    v.placed[slot] = u16::try_from(index).unwrap_or(u16::MAX);
+                    v.cells[anchor] = inst.anchor;
+                    self.exec::<true, W>(code, pc + 1, v, walk);
+                    self.rollback(mark);
+                } else {
+                    walk.overflow = true;
+                }
+                walk.current.truncate(len);
+            }
+        }
+        None
+    }
+
+    /// `pick` of a direction: each ray of the relation the mover has.
+    #[inline(always)]
+    fn op_pick_dir<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        pc: usize,
+        var: u8,
+        relation: u16,
+        vars: &mut Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        if !GEN {
+            vars.cells[usize::from(var)] = u16::from(walk.next());
+            walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
+            return Some(pc + 1);
+        }
+        let rel = &self.program.relations[usize::from(relation)];
+        let vars = *vars;
+        self.try_options::<W>(
+            code,
+            rel.rays.len(),
+            walk,
+            |e, i, walk| {
+                if !rel.has_ray_for(i, e.state.mover) {
+                    return None;
+                }
+                let d = u8::try_from(i).unwrap_or(NO_DIR);
+                let mut v = vars;
+                v.cells[usize::from(var)] = u16::from(d);
+                if walk.current.push(d) {
+                    return Some((pc + 1, v));
+                }
+                walk.overflow = true;
+                None
+            },
+            |_, _| false,
+        );
+        None
+    }
+
+    /// `pick` of a cell: each cell of the set, in order (listed at once when the pick decides
+    /// the move).
+    #[inline(always)]
+    fn op_pick<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        pc: usize,
+        var: u8,
+        from: SetId,
+        vars: &mut Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        if !GEN {
+            vars.cells[usize::from(var)] = walk.next_cell(self.wide_picks);
+            walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
+            return Some(pc + 1);
+        }
+        let set = self.eval_set::<W>(from, vars, self.all::<W>(), 0);
+        let len = walk.current.len();
+        if code.decided[pc + 1] {
+            // Each candidate completes a move at once: no need to run the rest.
+            for c in set.iter() {
+                if walk.out_of_steps() {
+                    return None;
+                }
+                if walk.push_cell(c, self.wide_picks) {
+                    self.leaf::<true>(walk);
+                } else {
+                    walk.overflow = true;
+                }
+                walk.current.truncate(len);
+            }
+            return None;
+        }
+        let mark = self.trail.len();
+        for c in set.iter() {
+            let mut v = *vars;
+            v.cells[usize::from(var)] = c as u16;
+            if walk.push_cell(c, self.wide_picks) {
+                self.exec::<true, W>(code, pc + 1, v, walk);
+            } else {
+                walk.overflow = true;
+            }
+            walk.current.truncate(len);
+            self.rollback(mark);
+        }
+        None
+    }
+
+    /// `let`: generating keeps the set for the rest of the walk and restores the slot after;
+    /// replaying computes it only when something replayed reads it.
+    #[inline(always)]
+    fn op_let<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        pc: usize,
+        (slot, set, replay): (u8, SetId, bool),
+        vars: &Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        if !GEN && !replay {
+            return Some(pc + 1);
+        }
+        let value = self.eval_set::<W>(set, vars, self.all::<W>(), 0);
+        let slot = usize::from(slot);
+        if GEN {
+            // Later ops of this walk read the value; restore it on the way back.
+            let outer = self.locals[slot].resized::<W>();
+            self.locals[slot].store(value);
+            self.exec::<true, W>(code, pc + 1, *vars, walk);
+            self.locals[slot].store(outer);
+            return None;
+        }
+        self.locals[slot].store(value);
+        Some(pc + 1)
+    }
+
+    #[inline(always)]
+    fn op_put<const W: usize>(
+        &mut self,
+        pc: usize,
+        code_base: u8,
+        owner: PlayerRef,
+        at: CellRef,
+        vars: &Vars,
+    ) -> Next {
+        let owner = self.acting(owner, vars)?;
+        let cell = self.cell(at, vars, 0);
+        self.set_cell(cell, ops::piece_code(code_base, owner));
+        Some(pc + 1)
+    }
+
+    #[inline(always)]
+    fn op_put_all<const W: usize>(
+        &mut self,
+        pc: usize,
+        code_base: u8,
+        owner: PlayerRef,
+        at: SetId,
+        vars: &Vars,
+    ) -> Next {
+        let owner = self.acting(owner, vars)?;
+        let code = ops::piece_code(code_base, owner);
+        for cell in self.eval_set::<W>(at, vars, self.all::<W>(), 0).iter() {
+            self.set_cell(cell, code);
+        }
+        Some(pc + 1)
+    }
+
+    #[inline(always)]
+    fn op_remove_all<const W: usize>(&mut self, pc: usize, at: SetId, vars: &Vars) -> Next {
+        for cell in self.eval_set::<W>(at, vars, self.all::<W>(), 0).iter() {
+            self.set_cell(cell, 0);
+        }
+        Some(pc + 1)
+    }
+
+    #[inline(always)]
+    fn op_move(&mut self, pc: usize, from: CellRef, to: CellRef, vars: &Vars) -> Next {
+        let from = self.cell(from, vars, 0);
+        let to = self.cell(to, vars, 0);
+        if from != to {
+            let code = self.state.board[from];
+            self.set_cell(from, 0);
+            self.set_cell(to, code);
+        }
+        Some(pc + 1)
+    }
+
+    /// `require`: a failed test ends the walk (generating for [`Engine::refusals`], the first
+    /// failure on a way is noted and the walk goes on past it).
+    #[inline(always)]
+    fn op_require<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        pc: usize,
+        cond: BoolId,
+        vars: &Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        if !GEN || self.eval_bool::<W>(cond, vars, 0) {
+            return Some(pc + 1);
+        }
+        if walk.refused_by.is_none()
+            && walk
+                .refusals
+                .as_ref()
+                .is_some_and(|r| r.len() < MAX_REFUSALS)
+        {
+            walk.refused_by = Some(cond);
+            self.exec::<true, W>(code, pc + 1, *vars, walk);
+            walk.refused_by = None;
+        }
+        None
+    }
+
+    /// `either`: every branch, each a decision.
+    #[inline(always)]
+    fn op_either<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        branches: &[u32],
+        vars: &Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        if GEN {
+            self.branches::<W>(code, branches, vars, walk, false);
+            return None;
+        }
+        let i = usize::from(walk.next());
+        walk.voice = self.state.mover;
+        Some(branches.get(i).map_or(code.ops.len() - 1, |s| *s as usize))
+    }
+
+    /// `first`: the branches in order, up to the first that lists a move.
+    #[inline(always)]
+    fn op_first<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        branches: &[u32],
+        vars: &Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        if GEN {
+            self.branches::<W>(code, branches, vars, walk, true);
+            return None;
+        }
+        let i = usize::from(walk.next());
+        Some(branches.get(i).map_or(code.ops.len() - 1, |s| *s as usize))
+    }
+
+    /// Generates each branch as a decision; with `first`, stops after one that lists a move.
+    #[inline(always)]
+    fn branches<const W: usize>(
+        &mut self,
+        code: &Code,
+        branches: &[u32],
+        vars: &Vars,
+        walk: &mut Walk,
+        first: bool,
+    ) {
+        self.try_options::<W>(
+            code,
+            branches.len(),
+            walk,
+            |_, i, walk| {
+                if walk.current.push(i as u8) {
+                    return Some((branches[i] as usize, *vars));
+                }
+                walk.overflow = true;
+                None
+            },
+            |walk, before| first && walk.leaves != before,
+        );
+    }
+
+    /// `repeat`'s test: with `(can_stop, can_go)` both true a decision chooses whether to go
+    /// on (0 stops), otherwise the bounds decide.
+    #[inline(always)]
+    fn op_repeat_check<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        pc: usize,
+        bounds: (bool, bool),
+        exit: usize,
+        vars: &Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        match bounds {
+            (true, true) => {
+                if GEN {
+                    self.try_options::<W>(
+                        code,
+                        2,
+                        walk,
+                        |_, d, walk| {
+                            if walk.current.push(d as u8) {
+                                return Some((if d == 0 { exit } else { pc + 1 }, *vars));
+                            }
+                            walk.overflow = true;
+                            None
+                        },
+                        |_, _| false,
+                    );
+                    return None;
+                }
+                walk.voice = self.state.mover;
+                Some(if walk.next() == 0 { exit } else { pc + 1 })
+            }
+            (true, false) => Some(exit),
+            (false, _) => Some(pc + 1),
+        }
+    }
+
+    /// `distinct`'s start: generating walks the block's ends apart from the enclosing walk's.
+    #[inline(always)]
+    fn op_distinct_start<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        pc: usize,
+        block: u8,
+        vars: &Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        if !GEN {
+            return Some(pc + 1);
+        }
+        let outer = self.distinct_enter(block);
+        self.exec::<true, W>(code, pc + 1, *vars, walk);
+        self.distinct_leave(block, outer);
+        None
+    }
+
+    /// `roll`: generating tries each value (a chance move); replaying reads it and notes it.
+    #[inline(always)]
+    fn op_roll<const GEN: bool, const W: usize>(
+        &mut self,
+        code: &Code,
+        pc: usize,
+        (slot, lo, count): (u16, i32, u16),
+        vars: &Vars,
+        walk: &mut Walk,
+    ) -> Next {
+        let slot = usize::from(slot);
+        if GEN {
+            walk.chance = true;
+            self.try_options::<W>(
+                code,
+                usize::from(count),
+                walk,
+                |e, k, walk| {
+                    let d = u8::try_from(k).unwrap_or(u8::MAX);
+                    if walk.current.push(d) {
+                        e.set_counter(
+                            slot,
+                            ops::roll_value(lo, u16::try_from(k).unwrap_or(u16::MAX)),
+                        );
+                        return Some((pc + 1, *vars));
+                    }
+                    walk.overflow = true;
+                    None
+                },
+                |_, _| false,
+            );
+            return None;
+        }
+        let v = ops::roll_value(lo, u16::from(walk.next()));
+        walk.rolled.push(v);
+        self.set_counter(slot, v);
+        Some(pc + 1)
+    }
+
+    #[inline(always)]
+    fn op_assign_all<const W: usize>(
+        &mut self,
+        pc: usize,
+        (base, cells): (u16, SetId),
+        op: AssignKind,
+        value: IntId,
+        vars: &Vars,
+    ) -> Next {
+        let v = self.eval_int::<W>(value, vars, 0);
+        for c in self.eval_set(cells, vars, self.all::<W>(), 0).iter() {
+            let slot = usize::from(base) + c;
+            self.set_counter(slot, op.apply(self.state.counters[slot], v));
+        }
+        Some(pc + 1)
+    }
+
+    /// A cell variable set to the one cell of a set (no cell, or several, end the walk).
+    #[inline(always)]
+    fn op_set_var<const W: usize>(
+        &mut self,
+        pc: usize,
+        var: u8,
+        set: SetId,
+        vars: &mut Vars,
+    ) -> Next {
+        let s = self.eval_set::<W>(set, vars, self.all::<W>(), 0);
+        let c = ops::only_cell(&s)?;
+        vars.cells[usize::from(var)] = u16::try_from(c).unwrap_or(u16::MAX);
+        Some(pc + 1)
+    }
+
+    #[inline(always)]
+    fn op_set_dir<const W: usize>(
+        &mut self,
+        pc: usize,
+        var: u8,
+        relation: u16,
+        dir: &DirExpr,
+        vars: &mut Vars,
+    ) -> Next {
+        let rel = &self.program.relations[usize::from(relation)];
+        let d = self.dir::<W>(rel, dir, vars, 0);
+        if d == NO_DIR {
+            return None;
+        }
+        vars.cells[usize::from(var)] = u16::from(d);
+        Some(pc + 1)
+    }
+
+    /// `while`'s test: a round past 255 marks the walk runaway and ends it.
+    #[inline(always)]
+    fn op_while_check<const W: usize>(
+        &mut self,
+        pc: usize,
+        (var, cond): (u8, BoolId),
+        exit: usize,
+        vars: &mut Vars,
+    ) -> Next {
+        if !self.eval_bool::<W>(cond, vars, 0) {
+            return Some(exit);
+        }
+        let rounds = &mut vars.cells[usize::from(var)];
+        if *rounds == u16::from(u8::MAX) {
+            self.runaway = true;
+            return None;
+        }
+        *rounds += 1;
+        Some(pc + 1)
+    }
+
+    /// Text of the move's notation, in the part of the player whose choices it spells.
+    #[inline(always)]
+    fn op_write<const W: usize>(&self, t: u16, vars: &Vars, walk: &mut Walk) {
+        if walk.text.is_some() {
+            let s = self.render::<W>(t, vars);
+            if let Some(text) = walk.text.as_mut() {
+                text.push_str(&s);
+            }
+            match walk.parts.last_mut() {
+                Some((who, part)) if *who == walk.voice => part.push_str(&s),
+                _ => walk.parts.push((walk.voice, s)),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn op_assign<const W: usize>(
+        &mut self,
+        pc: usize,
+        slot: AssignSlot,
+        op: AssignKind,
+        value: IntId,
+        vars: &Vars,
+    ) -> Next {
+        let slot = match slot {
+            AssignSlot::Global(s) => usize::from(s),
+            AssignSlot::PerPlayer { base, player } => {
+                usize::from(base) + usize::from(self.acting(player, vars)?)
+            }
+            AssignSlot::PerCell { base, cell } => usize::from(base) + self.cell(cell, vars, 0),
+        };
+        let v = self.eval_int::<W>(value, vars, 0);
+        self.set_counter(slot, op.apply(self.state.counters[slot], v));
+        Some(pc + 1)
+    }
+
+    /// `win`, `lose` or `draw`: the result, and the move ends here.
+    #[inline(always)]
+    fn op_finish<const GEN: bool>(&mut self, f: &Finish, vars: &Vars, walk: &mut Walk) {
+        let result = match f {
+            Finish::Win(p) | Finish::Lose(p) => {
+                let Some(who) = self.acting(*p, vars) else {
+                    return;
+                };
+                ops::finish(matches!(f, Finish::Win(_)), who)
+            }
+            Finish::Draw => GameResult::Draw,
+        };
+        self.finish(result);
+        self.leaf::<GEN>(walk);
     }
 
     /// Puts a copy down at base `z`: the layer rises to each cell's top and the copy leaves
@@ -1448,7 +1662,8 @@ impl<'p> Engine<'p> {
         who: u8,
     ) {
         for part in table.parts_of(inst) {
-            self.set_counter(layer + usize::from(part.cell), z + i32::from(part.top));
+            let (slot, top) = ops::part_top(part, layer, z);
+            self.set_counter(slot, top);
         }
         if let Some(shape) = self.program.shapes.get(usize::from(inst.shape)) {
             let stock = usize::from(shape.stock) + usize::from(who);
@@ -2007,11 +2222,11 @@ impl Walk<'_> {
     /// The next recorded cell, as [`Walk::push_cell`] wrote it.
     #[inline]
     fn next_cell(&mut self, wide: bool) -> u16 {
-        let first = u16::from(self.next());
+        let first = self.next();
         if wide {
-            (first << 8) | u16::from(self.next())
+            ops::two_decisions(first, self.next())
         } else {
-            first
+            u16::from(first)
         }
     }
 

@@ -9,6 +9,7 @@ pub mod compiled;
 mod engine;
 pub mod game;
 mod moves;
+pub mod ops;
 pub mod perft;
 pub mod physics;
 pub mod playout;

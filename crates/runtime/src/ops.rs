@@ -1,0 +1,97 @@
+//! The meaning of the turn's ops, written once: the interpreter (`engine.rs`) calls these
+//! functions and the code generator (`rulestone-codegen`) emits calls to them, so generated
+//! code is control flow around them. Each is `#[inline]`: generated code, another crate,
+//! inlines them, and a constant operand folds as it did when the code spelled the rule out.
+
+use super::state::GameResult;
+use rulestone_ir::{CellBits, PlacedCell, Placement};
+
+/// `put ... of p`: the code of the piece of kind `code_base` (its code for player 0) for
+/// player `owner` (codes are `1 + 2 * kind + player`).
+#[inline]
+#[must_use]
+pub fn piece_code(code_base: u8, owner: u8) -> u8 {
+    code_base.wrapping_add(owner)
+}
+
+/// `roll`: the value of outcome `k` of a roll from `lo` (the decision is the offset).
+#[inline]
+#[must_use]
+pub fn roll_value(lo: i32, k: u16) -> i32 {
+    lo.wrapping_add(i32::from(k))
+}
+
+/// `win p` (`win` true) or `lose p`: the result, for `who`, a player (0 or 1).
+#[inline]
+#[must_use]
+pub fn finish(win: bool, who: u8) -> GameResult {
+    GameResult::Win(if win { who } else { 1u8.wrapping_sub(who) })
+}
+
+/// Two decisions read as one number, high byte first (a `place` instance's index, a cell of
+/// a board of more than 256 cells).
+#[inline]
+#[must_use]
+pub fn two_decisions(hi: u8, lo: u8) -> u16 {
+    (u16::from(hi) << 8) | u16::from(lo)
+}
+
+/// `set v = S`: the one cell of `s`; `None`, which ends the walk, when it holds none or
+/// several.
+#[inline]
+#[must_use]
+pub fn only_cell<const W: usize>(s: &CellBits<W>) -> Option<usize> {
+    match (s.iter().next(), s.len()) {
+        (Some(c), 1) => Some(c),
+        _ => None,
+    }
+}
+
+/// `repeat`'s test after `rounds` rounds of at least `min` and at most `max`: whether it may
+/// stop, and whether it may go on (when both, a decision chooses).
+#[inline]
+#[must_use]
+pub fn repeat_bounds(rounds: u16, min: u8, max: u8) -> (bool, bool) {
+    (rounds >= u16::from(min), rounds < u16::from(max))
+}
+
+/// `place`: the base on which a copy with these parts comes to rest on the layer whose
+/// heights start at `counters[layer]`: the lowest at which no part is below the layer's
+/// height at its cell, and at least 0.
+#[inline]
+#[must_use]
+pub fn settle(parts: &[PlacedCell], counters: &[i32], layer: usize) -> i32 {
+    parts
+        .iter()
+        .map(|part| counters[layer + usize::from(part.cell)] - i32::from(part.bottom))
+        .fold(0, i32::max)
+}
+
+/// `place`: whether a copy at base `z` stays at most `max` high and stands on its feet: each
+/// foot on a cell of `feet` whose height is the foot's bottom.
+#[inline]
+#[must_use]
+pub fn rests_on<const W: usize>(
+    inst: &Placement,
+    parts: &[PlacedCell],
+    counters: &[i32],
+    layer: usize,
+    z: i32,
+    max: i32,
+    feet: &CellBits<W>,
+) -> bool {
+    z + i32::from(inst.max_top) <= max
+        && parts.iter().all(|part| {
+            !part.foot
+                || (feet.contains(usize::from(part.cell))
+                    && counters[layer + usize::from(part.cell)] == z + i32::from(part.bottom))
+        })
+}
+
+/// `place`: the layer's new height at a part's cell under a copy at base `z` (its slot and
+/// value).
+#[inline]
+#[must_use]
+pub fn part_top(part: &PlacedCell, layer: usize, z: i32) -> (usize, i32) {
+    (layer + usize::from(part.cell), z + i32::from(part.top))
+}
