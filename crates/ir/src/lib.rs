@@ -1336,6 +1336,15 @@ pub fn score_text(value: i64, scale: i64) -> String {
     rulestone_base::decimal::number_text(value, scale == DECIMAL_SCALE)
 }
 
+/// Test support: a game's program from its source, lowered by the real pipeline and read back
+/// through the IR's exact text form (the lowering links its own build of this crate, so its
+/// `Program` is another type to the compiler).
+#[cfg(test)]
+pub(crate) fn compile(source: &str, options: &[(String, String)]) -> Result<Program, String> {
+    let program = rulestone_lower::compile(source, options).map_err(|e| e.to_string())?;
+    parse::parse(&rulestone_lower::ir::dump::dump(&program)).map_err(|e| format!("{e:?}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1392,13 +1401,4 @@ mod tests {
     fn a_zero_vector_is_no_shift() {
         assert!(ray(4, 4, 0, 0).shift.is_none());
     }
-}
-
-/// Test support: a game's program from its source, lowered by the real pipeline and read back
-/// through the IR's exact text form (the lowering links its own build of this crate, so its
-/// `Program` is another type to the compiler).
-#[cfg(test)]
-pub(crate) fn compile(source: &str, options: &[(String, String)]) -> Result<Program, String> {
-    let program = rulestone_lower::compile(source, options).map_err(|e| e.to_string())?;
-    parse::parse(&rulestone_lower::ir::dump::dump(&program)).map_err(|e| format!("{e:?}"))
 }

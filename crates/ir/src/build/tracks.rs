@@ -76,7 +76,7 @@ impl Asm<'_> {
     /// # Errors
     /// When the program grows too long for its jumps.
     pub fn take(&mut self, base: u16, track: &Track<'_>, owner: PlayerRef) -> Result<()> {
-        self.per_player(owner, true, |a, p| a.take_from_lanes(base, &track.lanes, p))
+        self.per_player(owner, true, |a, p| a.take_from_lanes(base, track.lanes, p))
     }
 
     /// Emits `body` for each player `owner` may be, behind a test of who it is; with `fail`,
