@@ -1253,7 +1253,35 @@ impl Code {
                     match &ops[pc] {
                         Op::Write(_) | Op::Chooser(_) => pc += 1,
                         Op::Jump(t) => pc = *t as usize,
-                        _ => break,
+                        Op::Pick { .. }
+                        | Op::PickDir { .. }
+                        | Op::Roll { .. }
+                        | Op::Again
+                        | Op::SetVar { .. }
+                        | Op::SetDir { .. }
+                        | Op::WhileCheck { .. }
+                        | Op::Memo { .. }
+                        | Op::Place { .. }
+                        | Op::Let { .. }
+                        | Op::Put { .. }
+                        | Op::Remove { .. }
+                        | Op::Move { .. }
+                        | Op::Shift { .. }
+                        | Op::PutAll { .. }
+                        | Op::RemoveAll { .. }
+                        | Op::Require(_)
+                        | Op::Unless { .. }
+                        | Op::Either(_)
+                        | Op::First(_)
+                        | Op::RepeatStart { .. }
+                        | Op::RepeatCheck { .. }
+                        | Op::RepeatNext { .. }
+                        | Op::DistinctStart { .. }
+                        | Op::DistinctEnd { .. }
+                        | Op::Finish(_)
+                        | Op::Assign { .. }
+                        | Op::AssignAll { .. }
+                        | Op::Done => break,
                     }
                 }
                 u32::try_from(pc).unwrap_or(0)
