@@ -15,10 +15,12 @@ pub mod parse;
 pub mod passes;
 pub mod table;
 pub mod unordered;
+pub mod visit;
 
 pub use cellset::{words_for, CellBits, CellIter, CellSet, CellSet64, SET_WORDS};
 pub use error::BuildError;
 use rulestone_base::decimal::DECIMAL_SCALE;
+pub use visit::Operand;
 
 /// Index of a cell, in declaration order.
 pub type Cell = usize;
@@ -1160,7 +1162,31 @@ impl Op {
             | Op::RepeatCheck { exit: t, .. }
             | Op::RepeatNext { check: t, .. } => f(t),
             Op::Either(ts) | Op::First(ts) => ts.iter_mut().for_each(f),
-            _ => {}
+            Op::Pick { .. }
+            | Op::PickDir { .. }
+            | Op::Roll { .. }
+            | Op::Again
+            | Op::Chooser(_)
+            | Op::SetVar { .. }
+            | Op::SetDir { .. }
+            | Op::Memo { .. }
+            | Op::Place { .. }
+            | Op::Let { .. }
+            | Op::Put { .. }
+            | Op::Remove { .. }
+            | Op::Move { .. }
+            | Op::Shift { .. }
+            | Op::PutAll { .. }
+            | Op::RemoveAll { .. }
+            | Op::Require(_)
+            | Op::RepeatStart { .. }
+            | Op::DistinctStart { .. }
+            | Op::DistinctEnd { .. }
+            | Op::Write(_)
+            | Op::Finish(_)
+            | Op::Assign { .. }
+            | Op::AssignAll { .. }
+            | Op::Done => {}
         }
     }
 }
@@ -1227,7 +1253,35 @@ impl Code {
                     match &ops[pc] {
                         Op::Write(_) | Op::Chooser(_) => pc += 1,
                         Op::Jump(t) => pc = *t as usize,
-                        _ => break,
+                        Op::Pick { .. }
+                        | Op::PickDir { .. }
+                        | Op::Roll { .. }
+                        | Op::Again
+                        | Op::SetVar { .. }
+                        | Op::SetDir { .. }
+                        | Op::WhileCheck { .. }
+                        | Op::Memo { .. }
+                        | Op::Place { .. }
+                        | Op::Let { .. }
+                        | Op::Put { .. }
+                        | Op::Remove { .. }
+                        | Op::Move { .. }
+                        | Op::Shift { .. }
+                        | Op::PutAll { .. }
+                        | Op::RemoveAll { .. }
+                        | Op::Require(_)
+                        | Op::Unless { .. }
+                        | Op::Either(_)
+                        | Op::First(_)
+                        | Op::RepeatStart { .. }
+                        | Op::RepeatCheck { .. }
+                        | Op::RepeatNext { .. }
+                        | Op::DistinctStart { .. }
+                        | Op::DistinctEnd { .. }
+                        | Op::Finish(_)
+                        | Op::Assign { .. }
+                        | Op::AssignAll { .. }
+                        | Op::Done => break,
                     }
                 }
                 u32::try_from(pc).unwrap_or(0)

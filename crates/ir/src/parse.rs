@@ -556,60 +556,14 @@ impl<'t> Parser<'t> {
             options.push((n, v));
         }
         let board = self.board()?;
-        let mut relations = Vec::new();
-        while let Some(c) = self.top("relation") {
-            relations.push(self.relation(c, relations.len(), &board)?);
-        }
-        let mut patterns = Vec::new();
-        while let Some(c) = self.top("pattern") {
-            patterns.push(self.pattern(c, patterns.len())?);
-        }
-        let mut zones = Vec::new();
-        while let Some(mut c) = self.top("zone") {
-            index(&mut c, zones.len())?;
-            let name = c.word("a zone's name")?;
-            c.expect("=")?;
-            let cells = self.cell_set(&mut c)?;
-            c.end()?;
-            zones.push(Zone { name, cells });
-        }
-        let mut pieces = Vec::new();
-        while let Some(mut c) = self.top("piece") {
-            index(&mut c, pieces.len())?;
-            let name = c.word("a piece's name")?;
-            c.expect_word("symbols")?;
-            c.expect("[")?;
-            let mut symbols = Vec::new();
-            if !c.eat("]") {
-                loop {
-                    symbols.push(c.string()?);
-                    if c.eat("]") {
-                        break;
-                    }
-                    c.expect(",")?;
-                }
-            }
-            c.end()?;
-            pieces.push(Piece { name, symbols });
-        }
-        let mut counters = Vec::new();
-        while let Some(c) = self.top("counter") {
-            counters.push(self.counter(c, counters.len())?);
-        }
-        let mut layers = Vec::new();
-        let mut layer_lines = Vec::new();
-        while let Some(mut c) = self.top("layer") {
-            let name = c.word("a layer's name")?;
-            c.expect_word("slot")?;
-            let base: u16 = c.number("a counter slot")?;
-            c.end()?;
-            layers.push((name, base));
-            layer_lines.push(c.line);
-        }
-        let mut shapes = Vec::new();
-        while let Some(c) = self.top("shape") {
-            shapes.push(self.shape(c, shapes.len())?);
-        }
+        let relations = self.each("relation", |p, c, i| p.relation(c, i, &board))?;
+        let patterns = self.each("pattern", Self::pattern)?;
+        let zones = self.each("zone", Self::zone)?;
+        let pieces = self.each("piece", Self::piece)?;
+        let counters = self.each("counter", Self::counter)?;
+        let (layers, layer_lines): (Vec<_>, Vec<_>) =
+            self.each("layer", Self::layer)?.into_iter().unzip();
+        let shapes = self.each("shape", Self::shape)?;
         let sets = self.numbered("sets", "s", Self::set_expr)?;
         let ints = self.numbered("ints", "i", Self::int_expr)?;
         let bools = self.numbered("bools", "b", Self::bool_expr)?;
@@ -625,27 +579,8 @@ impl<'t> Parser<'t> {
         let (score, score_decimal) = self.per_player_ints("score", Some("decimal"))?;
         let (heuristic, _) = self.per_player_ints("heuristic", None)?;
         let history_ignores = self.history_ignores()?;
-        let mut markers = Vec::new();
-        while let Some(mut c) = self.top("marker") {
-            let text = c.string()?;
-            c.expect_word("on")?;
-            let set = self.id(&mut c, "s", Kind::Set)?;
-            c.expect_word("legend")?;
-            let legend = c.string()?;
-            c.end()?;
-            markers.push(Marker { text, set, legend });
-        }
-        let mut status = Vec::new();
-        while let Some(mut c) = self.top("status") {
-            let (t, _) = self.template_ref(&mut c)?;
-            let when = if c.eat_word("when") {
-                Some(self.id(&mut c, "b", Kind::Bool)?)
-            } else {
-                None
-            };
-            c.end()?;
-            status.push((t, when));
-        }
+        let markers = self.each("marker", Self::marker)?;
+        let status = self.each("status", Self::status)?;
         if let Some(mut c) = self.top("templates") {
             c.end()?;
             while let Some(mut c) = self.sub() {
@@ -657,10 +592,7 @@ impl<'t> Parser<'t> {
         }
         let shape_names: Vec<String> = shapes.iter().map(|s: &Shape| s.name.clone()).collect();
         let shape_refs = Refs::new(&shape_names, "shape");
-        let mut placements = Vec::new();
-        while let Some(c) = self.top("placements") {
-            placements.push(self.placements(c, placements.len(), &shape_refs)?);
-        }
+        let placements = self.each("placements", |p, c, i| p.placements(c, i, &shape_refs))?;
         let mut c = self.expect_top("end")?;
         c.end()?;
         if let Some(&(line, _)) = self.lines.get(self.next) {
@@ -701,19 +633,83 @@ impl<'t> Parser<'t> {
             rule_spans: super::RuleSpans::default(),
         };
         self.check_refs(&program)?;
-        for ((_, base), &line) in program.layers.iter().zip(&layer_lines) {
-            let base = *base;
-            if usize::from(base) + program.board.len() > program.counters.len() {
-                return Err(IrParseError {
-                    line,
-                    message: format!(
-                        "a layer needs a counter slot per cell from slot {base}, but there are {} slots",
-                        program.counters.len()
-                    ),
-                });
+        check_layers(&program, &layer_lines)?;
+        Ok(program)
+    }
+
+    /// Every line that starts with `kw`, in order, each read by `read` with its index.
+    fn each<T>(
+        &mut self,
+        kw: &str,
+        mut read: impl FnMut(&mut Self, Cur<'t>, usize) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut out = Vec::new();
+        while let Some(c) = self.top(kw) {
+            out.push(read(self, c, out.len())?);
+        }
+        Ok(out)
+    }
+
+    /// `zone #I NAME = CELLS`.
+    fn zone(&mut self, mut c: Cur<'t>, i: usize) -> Result<Zone> {
+        index(&mut c, i)?;
+        let name = c.word("a zone's name")?;
+        c.expect("=")?;
+        let cells = self.cell_set(&mut c)?;
+        c.end()?;
+        Ok(Zone { name, cells })
+    }
+
+    /// `piece #I NAME symbols ["..", ..]`.
+    fn piece(&mut self, mut c: Cur<'t>, i: usize) -> Result<Piece> {
+        index(&mut c, i)?;
+        let name = c.word("a piece's name")?;
+        c.expect_word("symbols")?;
+        c.expect("[")?;
+        let mut symbols = Vec::new();
+        if !c.eat("]") {
+            loop {
+                symbols.push(c.string()?);
+                if c.eat("]") {
+                    break;
+                }
+                c.expect(",")?;
             }
         }
-        Ok(program)
+        c.end()?;
+        Ok(Piece { name, symbols })
+    }
+
+    /// `layer NAME slot N`, with its line for [`check_layers`].
+    fn layer(&mut self, mut c: Cur<'t>, _: usize) -> Result<((String, u16), usize)> {
+        let name = c.word("a layer's name")?;
+        c.expect_word("slot")?;
+        let base: u16 = c.number("a counter slot")?;
+        c.end()?;
+        Ok(((name, base), c.line))
+    }
+
+    /// `marker "TEXT" on sN legend "..."`.
+    fn marker(&mut self, mut c: Cur<'t>, _: usize) -> Result<Marker> {
+        let text = c.string()?;
+        c.expect_word("on")?;
+        let set = self.id(&mut c, "s", Kind::Set)?;
+        c.expect_word("legend")?;
+        let legend = c.string()?;
+        c.end()?;
+        Ok(Marker { text, set, legend })
+    }
+
+    /// `status tN [when bN]`.
+    fn status(&mut self, mut c: Cur<'t>, _: usize) -> Result<(u16, Option<u16>)> {
+        let (t, _) = self.template_ref(&mut c)?;
+        let when = if c.eat_word("when") {
+            Some(self.id(&mut c, "b", Kind::Bool)?)
+        } else {
+            None
+        };
+        c.end()?;
+        Ok((t, when))
     }
 
     fn board(&mut self) -> Result<Board> {
@@ -1453,36 +1449,10 @@ impl<'t> Parser<'t> {
             });
         }
         if c.eat("step(") {
-            let relation = self.id(c, "rel#", Kind::Relation)?;
-            let dir = if c.eat(",") {
-                None
-            } else {
-                let d = self.dir(c, 0)?;
-                c.expect(",")?;
-                Some(d)
-            };
-            let of = self.id(c, "s", Kind::Set)?;
-            c.expect(")")?;
-            return Ok(match dir {
-                None => SetExpr::Step { relation, of },
-                Some(dir) => SetExpr::StepDir { relation, dir, of },
-            });
+            return self.step_set(c);
         }
         if c.eat("between(") {
-            let relation = self.id(c, "rel#", Kind::Relation)?;
-            c.expect(",")?;
-            let from = self.cell_ref(c)?;
-            c.expect(",")?;
-            let run = self.id(c, "s", Kind::Set)?;
-            c.expect(",")?;
-            let end = self.id(c, "s", Kind::Set)?;
-            c.expect(")")?;
-            return Ok(SetExpr::Between {
-                relation,
-                from,
-                run,
-                end,
-            });
+            return self.between_set(c);
         }
         if c.eat("brackets(") {
             let relation = self.id(c, "rel#", Kind::Relation)?;
@@ -1494,33 +1464,7 @@ impl<'t> Parser<'t> {
             return Ok(SetExpr::Brackets { relation, run, end });
         }
         if c.eat("line(") {
-            let relation = self.id(c, "rel#", Kind::Relation)?;
-            let dir = if c.eat_word("None") {
-                None
-            } else {
-                c.expect("Some(")?;
-                let d = self.dir(c, 0)?;
-                c.expect(")")?;
-                Some(d)
-            };
-            c.expect(",")?;
-            let from = self.cell_ref(c)?;
-            c.expect(",")?;
-            let run = if c.eat_word("None") {
-                None
-            } else {
-                c.expect("Some(")?;
-                let s = self.num_ref(c, "a set", Kind::Set)?;
-                c.expect(")")?;
-                Some(s)
-            };
-            c.expect(")")?;
-            return Ok(SetExpr::Line {
-                relation,
-                dir,
-                from,
-                run,
-            });
+            return self.line_set(c);
         }
         if c.peek_id("local") {
             let slot: u8 = c.id("local")?;
@@ -1562,6 +1506,73 @@ impl<'t> Parser<'t> {
             return Ok(make(a, b));
         }
         Err(c.expected("a set expression"))
+    }
+
+    /// `step(R, [D,] S)` after its `step(`.
+    fn step_set(&mut self, c: &mut Cur<'_>) -> Result<SetExpr> {
+        let relation = self.id(c, "rel#", Kind::Relation)?;
+        let dir = if c.eat(",") {
+            None
+        } else {
+            let d = self.dir(c, 0)?;
+            c.expect(",")?;
+            Some(d)
+        };
+        let of = self.id(c, "s", Kind::Set)?;
+        c.expect(")")?;
+        Ok(match dir {
+            None => SetExpr::Step { relation, of },
+            Some(dir) => SetExpr::StepDir { relation, dir, of },
+        })
+    }
+
+    /// `between(R, C, S, S)` after its `between(`.
+    fn between_set(&mut self, c: &mut Cur<'_>) -> Result<SetExpr> {
+        let relation = self.id(c, "rel#", Kind::Relation)?;
+        c.expect(",")?;
+        let from = self.cell_ref(c)?;
+        c.expect(",")?;
+        let run = self.id(c, "s", Kind::Set)?;
+        c.expect(",")?;
+        let end = self.id(c, "s", Kind::Set)?;
+        c.expect(")")?;
+        Ok(SetExpr::Between {
+            relation,
+            from,
+            run,
+            end,
+        })
+    }
+
+    /// `line(R, None | Some(D), C, None | Some(S))` after its `line(`.
+    fn line_set(&mut self, c: &mut Cur<'_>) -> Result<SetExpr> {
+        let relation = self.id(c, "rel#", Kind::Relation)?;
+        let dir = if c.eat_word("None") {
+            None
+        } else {
+            c.expect("Some(")?;
+            let d = self.dir(c, 0)?;
+            c.expect(")")?;
+            Some(d)
+        };
+        c.expect(",")?;
+        let from = self.cell_ref(c)?;
+        c.expect(",")?;
+        let run = if c.eat_word("None") {
+            None
+        } else {
+            c.expect("Some(")?;
+            let s = self.num_ref(c, "a set", Kind::Set)?;
+            c.expect(")")?;
+            Some(s)
+        };
+        c.expect(")")?;
+        Ok(SetExpr::Line {
+            relation,
+            dir,
+            from,
+            run,
+        })
     }
 
     fn int_expr(&mut self, c: &mut Cur<'_>) -> Result<IntExpr> {
@@ -1793,6 +1804,23 @@ impl<'t> Parser<'t> {
     }
 
     fn op(&mut self, c: &mut Cur<'_>, targets: &mut Vec<(usize, usize)>) -> Result<Op> {
+        if CHOICE_OPS.iter().any(|w| c.peek_word(w)) {
+            return self.choice_op(c);
+        }
+        if c.peek_id("v") || ACTION_OPS.iter().any(|w| c.peek_word(w)) {
+            return self.action_op(c);
+        }
+        if FLOW_OPS.iter().any(|w| c.peek_word(w)) {
+            return self.flow_op(c, targets);
+        }
+        if EFFECT_OPS.iter().any(|w| c.peek_word(w)) {
+            return self.effect_op(c);
+        }
+        Err(c.expected("an op (`pick`, `put`, `goto`, `done`, ...)"))
+    }
+
+    /// Ops that ask for a decision.
+    fn choice_op(&mut self, c: &mut Cur<'_>) -> Result<Op> {
         if c.eat_word("pick") {
             let var = self.var(c)?;
             c.expect_word("in")?;
@@ -1838,6 +1866,11 @@ impl<'t> Parser<'t> {
                 feet,
             });
         }
+        Err(c.expected("`pick` or `place`"))
+    }
+
+    /// Ops that change the board or set a turn variable.
+    fn action_op(&mut self, c: &mut Cur<'_>) -> Result<Op> {
         if c.eat_word("let") {
             let slot: u8 = c.id("local")?;
             self.record(Kind::Local, usize::from(slot), c.line);
@@ -1889,6 +1922,23 @@ impl<'t> Parser<'t> {
             let to = self.cell_ref(c)?;
             return Ok(Op::Move { from, to });
         }
+        if c.peek_id("v") {
+            let var = self.var(c)?;
+            c.expect("=")?;
+            if c.eat_word("one") {
+                c.expect_word("of")?;
+                let set = self.id(c, "s", Kind::Set)?;
+                return Ok(Op::SetVar { var, set });
+            }
+            let relation = self.id(c, "rel#", Kind::Relation)?;
+            let dir = self.dir(c, 0)?;
+            return Ok(Op::SetDir { var, relation, dir });
+        }
+        Err(c.expected("an action"))
+    }
+
+    /// Ops that test, jump, loop or mark a block.
+    fn flow_op(&mut self, c: &mut Cur<'_>, targets: &mut Vec<(usize, usize)>) -> Result<Op> {
         if c.eat_word("require") {
             return Ok(Op::Require(self.id(c, "b", Kind::Bool)?));
         }
@@ -1955,6 +2005,30 @@ impl<'t> Parser<'t> {
                 });
             }
         }
+        if c.eat_word("while") {
+            let cond = self.id(c, "b", Kind::Bool)?;
+            c.expect("(")?;
+            c.expect_word("rounds")?;
+            let var = self.var(c)?;
+            c.expect(")")?;
+            c.expect_word("exit")?;
+            let exit = Self::target(c, targets)?;
+            return Ok(Op::WhileCheck { var, cond, exit });
+        }
+        if c.eat_word("memo") {
+            c.expect("#")?;
+            let block: u8 = c.number_here("a block")?;
+            self.record(Kind::Block, usize::from(block), c.line);
+            return Ok(Op::Memo { block });
+        }
+        if c.eat_word("done") {
+            return Ok(Op::Done);
+        }
+        Err(c.expected("a test, a jump or a loop"))
+    }
+
+    /// Ops that write, end the game, change a counter or hand over the move.
+    fn effect_op(&mut self, c: &mut Cur<'_>) -> Result<Op> {
         if c.eat_word("write") {
             return Ok(Op::Write(self.template_ref(c)?.0));
         }
@@ -2029,39 +2103,53 @@ impl<'t> Parser<'t> {
             c.expect_word("by")?;
             return Ok(Op::Chooser(self.player_ref(c)?));
         }
-        if c.peek_id("v") {
-            let var = self.var(c)?;
-            c.expect("=")?;
-            if c.eat_word("one") {
-                c.expect_word("of")?;
-                let set = self.id(c, "s", Kind::Set)?;
-                return Ok(Op::SetVar { var, set });
-            }
-            let relation = self.id(c, "rel#", Kind::Relation)?;
-            let dir = self.dir(c, 0)?;
-            return Ok(Op::SetDir { var, relation, dir });
-        }
-        if c.eat_word("while") {
-            let cond = self.id(c, "b", Kind::Bool)?;
-            c.expect("(")?;
-            c.expect_word("rounds")?;
-            let var = self.var(c)?;
-            c.expect(")")?;
-            c.expect_word("exit")?;
-            let exit = Self::target(c, targets)?;
-            return Ok(Op::WhileCheck { var, cond, exit });
-        }
-        if c.eat_word("memo") {
-            c.expect("#")?;
-            let block: u8 = c.number_here("a block")?;
-            self.record(Kind::Block, usize::from(block), c.line);
-            return Ok(Op::Memo { block });
-        }
-        if c.eat_word("done") {
-            return Ok(Op::Done);
-        }
-        Err(c.expected("an op (`pick`, `put`, `goto`, `done`, ...)"))
+        Err(c.expected("a text, an end or a counter"))
     }
+}
+
+/// The first words of the ops [`Parser::choice_op`] reads.
+const CHOICE_OPS: &[&str] = &["pick", "place"];
+
+/// The first words of the ops [`Parser::action_op`] reads.
+const ACTION_OPS: &[&str] = &["let", "put", "remove", "shift", "move"];
+
+/// The first words of the ops [`Parser::flow_op`] reads.
+const FLOW_OPS: &[&str] = &[
+    "require",
+    "unless",
+    "goto",
+    "either",
+    "first",
+    "repeat-start",
+    "repeat-check",
+    "repeat-next",
+    "distinct-start",
+    "distinct-end",
+    "while",
+    "memo",
+    "done",
+];
+
+/// The first words of the ops [`Parser::effect_op`] reads.
+const EFFECT_OPS: &[&str] = &[
+    "write", "win", "lose", "draw", "counter", "roll", "again", "next",
+];
+
+/// Each layer's counter slots (one per cell from its base) exist; `lines` are the layers'.
+fn check_layers(program: &Program, lines: &[usize]) -> Result<()> {
+    for ((_, base), &line) in program.layers.iter().zip(lines) {
+        let base = *base;
+        if usize::from(base) + program.board.len() > program.counters.len() {
+            return Err(IrParseError {
+                line,
+                message: format!(
+                    "a layer needs a counter slot per cell from slot {base}, but there are {} slots",
+                    program.counters.len()
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// `#N` where `N` must be `i` (an item's index on its header line).
@@ -2291,31 +2379,35 @@ end
         assert_round_trip(&p);
     }
 
-    /// Every variant of every expression, op, reference and template part, and every optional
-    /// field, in one program.
-    #[test]
-    fn every_form_round_trips() {
-        let mut p = tiny();
-        p.players = vec!["A".into(), "B".into()];
-        let cells = [
-            CellRef::Var(1),
-            CellRef::Const(1),
-            CellRef::Candidate,
-            CellRef::Slot(2),
-        ];
-        let players = [
-            PlayerRef::Mover,
-            PlayerRef::Opponent,
-            PlayerRef::Const(1),
-            PlayerRef::Owner(CellRef::Slot(1)),
-        ];
-        let dir = DirExpr::Mirror(
+    /// The cell references the forms use, one of each.
+    const CELLS: [CellRef; 4] = [
+        CellRef::Var(1),
+        CellRef::Const(1),
+        CellRef::Candidate,
+        CellRef::Slot(2),
+    ];
+
+    /// The player references the forms use, one of each.
+    const PLAYERS: [PlayerRef; 4] = [
+        PlayerRef::Mover,
+        PlayerRef::Opponent,
+        PlayerRef::Const(1),
+        PlayerRef::Owner(CellRef::Slot(1)),
+    ];
+
+    /// A direction value of every form, nested.
+    fn every_dir() -> DirExpr {
+        DirExpr::Mirror(
             Box::new(DirExpr::Turn(
                 Box::new(DirExpr::Neg(Box::new(DirExpr::Index(1)))),
                 -2,
             )),
             0,
-        );
+        )
+    }
+
+    /// Relations per player, a pattern, a zone, counters, a layer, a shape and placements.
+    fn add_tables(p: &mut Program) {
         p.relations[0].per_player = vec![p.relations[0].masks.clone(), vec![CellSet::EMPTY; 2]];
         p.relations[0].masks[1] = CellSet::first_n(1);
         p.relations[0]
@@ -2393,14 +2485,18 @@ end
                 max_top: parts.iter().map(|x| x.2).max().unwrap_or(0),
             });
         }
-        p.sets = vec![
+    }
+
+    /// Every set form, and a single cell of each reference.
+    fn every_set() -> Vec<SetExpr> {
+        let mut sets = vec![
             SetExpr::Const(CellSet::first_n(2)),
             SetExpr::Empty,
             SetExpr::Occupied,
-            SetExpr::PlayerPieces(players[3]),
+            SetExpr::PlayerPieces(PLAYERS[3]),
             SetExpr::Pieces {
                 code: 3,
-                player: players[2],
+                player: PLAYERS[2],
             },
             SetExpr::Union(0, 1),
             SetExpr::Inter(1, 2),
@@ -2417,24 +2513,24 @@ end
             SetExpr::First(1),
             SetExpr::StepDir {
                 relation: 0,
-                dir: dir.clone(),
+                dir: every_dir(),
                 of: 2,
             },
             SetExpr::Line {
                 relation: 0,
                 dir: None,
-                from: cells[2],
+                from: CELLS[2],
                 run: None,
             },
             SetExpr::Line {
                 relation: 0,
                 dir: Some(DirExpr::Var(3)),
-                from: cells[1],
+                from: CELLS[1],
                 run: Some(4),
             },
             SetExpr::Between {
                 relation: 0,
-                from: cells[3],
+                from: CELLS[3],
                 run: 1,
                 end: 2,
             },
@@ -2452,31 +2548,36 @@ end
                 value: 2,
             },
         ];
-        p.sets.extend(cells.map(SetExpr::Single));
-        p.sets.push(SetExpr::Const(CellSet::EMPTY));
-        p.ints = vec![
+        sets.extend(CELLS.map(SetExpr::Single));
+        sets.push(SetExpr::Const(CellSet::EMPTY));
+        sets
+    }
+
+    /// Every integer form.
+    fn every_int() -> Vec<IntExpr> {
+        let mut ints = vec![
             IntExpr::Const(-7),
             IntExpr::Counter(0),
             IntExpr::PlayerCounter {
                 base: 1,
-                player: players[3],
+                player: PLAYERS[3],
             },
             IntExpr::Axis {
-                cell: cells[3],
+                cell: CELLS[3],
                 axis: 0,
             },
             IntExpr::CellCounter {
                 base: 3,
-                cell: cells[0],
+                cell: CELLS[0],
             },
-            IntExpr::Points(players[1]),
+            IntExpr::Points(PLAYERS[1]),
             IntExpr::DirIndex {
                 relation: 0,
-                dir: dir.clone(),
+                dir: every_dir(),
             },
-            IntExpr::Won(players[2]),
+            IntExpr::Won(PLAYERS[2]),
             IntExpr::Repetitions,
-            IntExpr::CellId(cells[1]),
+            IntExpr::CellId(CELLS[1]),
             IntExpr::Cond {
                 cond: 0,
                 then: 1,
@@ -2486,9 +2587,14 @@ end
             IntExpr::Neg(4),
         ];
         for op in [IntOp::Add, IntOp::Sub, IntOp::Mul, IntOp::Div, IntOp::Rem] {
-            p.ints.push(IntExpr::Bin { op, lhs: 0, rhs: 1 });
+            ints.push(IntExpr::Bin { op, lhs: 0, rhs: 1 });
         }
-        p.bools = vec![
+        ints
+    }
+
+    /// Every condition form.
+    fn every_bool() -> Vec<BoolExpr> {
+        let mut bools = vec![
             BoolExpr::Const(true),
             BoolExpr::Const(false),
             BoolExpr::Not(0),
@@ -2496,31 +2602,31 @@ end
             BoolExpr::Or(1, 2),
             BoolExpr::CellEq {
                 eq: true,
-                lhs: cells[0],
-                rhs: cells[3],
+                lhs: CELLS[0],
+                rhs: CELLS[3],
             },
             BoolExpr::CellEq {
                 eq: false,
-                lhs: cells[2],
-                rhs: cells[1],
+                lhs: CELLS[2],
+                rhs: CELLS[1],
             },
             BoolExpr::PlayerEq {
                 eq: false,
-                lhs: players[3],
-                rhs: players[0],
+                lhs: PLAYERS[3],
+                rhs: PLAYERS[0],
             },
             BoolExpr::In {
-                cell: cells[2],
+                cell: CELLS[2],
                 set: 3,
             },
             BoolExpr::Completes {
                 pattern: 0,
-                cell: cells[0],
+                cell: CELLS[0],
                 set: 1,
             },
             BoolExpr::DirIn {
                 relation: 0,
-                dir: dir.clone(),
+                dir: every_dir(),
                 members: [u64::MAX, 5],
             },
             BoolExpr::Connected {
@@ -2538,22 +2644,27 @@ end
             CmpOp::Gt,
             CmpOp::Ge,
         ] {
-            p.bools.push(BoolExpr::Cmp { op, lhs: 2, rhs: 3 });
+            bools.push(BoolExpr::Cmp { op, lhs: 2, rhs: 3 });
         }
-        p.templates = vec![
+        bools
+    }
+
+    /// Every template part, an empty template, a status's and an unused one.
+    fn every_template() -> Vec<Template> {
+        vec![
             Template {
                 parts: vec![
                     TemplatePart::Text("x \"y\"".into()),
-                    TemplatePart::Cell(cells[3]),
+                    TemplatePart::Cell(CELLS[3]),
                     TemplatePart::Int(2),
-                    TemplatePart::Player(players[3]),
+                    TemplatePart::Player(PLAYERS[3]),
                     TemplatePart::Letter(1),
                     TemplatePart::Decimal(2),
                     TemplatePart::ShapeName { slot: 1, table: 0 },
                     TemplatePart::Facing { slot: 0, table: 0 },
                     TemplatePart::Dir {
                         relation: 0,
-                        dir: dir.clone(),
+                        dir: every_dir(),
                     },
                 ],
             },
@@ -2564,8 +2675,12 @@ end
             Template {
                 parts: vec![TemplatePart::Text("unused".into())],
             },
-        ];
-        let ops = vec![
+        ]
+    }
+
+    /// The ops up to the first test.
+    fn choice_and_action_ops() -> Vec<Op> {
+        vec![
             Op::Pick { var: 0, from: 0 },
             Op::PickDir {
                 var: 1,
@@ -2577,12 +2692,12 @@ end
                 count: 5,
             },
             Op::Again,
-            Op::Chooser(players[1]),
+            Op::Chooser(PLAYERS[1]),
             Op::SetVar { var: 2, set: 1 },
             Op::SetDir {
                 var: 3,
                 relation: 0,
-                dir: dir.clone(),
+                dir: every_dir(),
             },
             Op::WhileCheck {
                 var: 4,
@@ -2594,7 +2709,7 @@ end
                 slot: 1,
                 anchor: 5,
                 table: 0,
-                player: players[0],
+                player: PLAYERS[0],
                 layer: 3,
                 max: 0,
                 feet: Some(2),
@@ -2603,7 +2718,7 @@ end
                 slot: 0,
                 anchor: 6,
                 table: 0,
-                player: players[2],
+                player: PLAYERS[2],
                 layer: 3,
                 max: 1,
                 feet: None,
@@ -2620,21 +2735,28 @@ end
             },
             Op::Put {
                 code_base: 1,
-                owner: players[3],
-                at: cells[1],
+                owner: PLAYERS[3],
+                at: CELLS[1],
             },
-            Op::Remove { at: cells[3] },
+            Op::Remove { at: CELLS[3] },
             Op::Move {
-                from: cells[0],
-                to: cells[2],
+                from: CELLS[0],
+                to: CELLS[2],
             },
             Op::PutAll {
                 code_base: 3,
-                owner: players[0],
+                owner: PLAYERS[0],
                 at: 4,
             },
             Op::RemoveAll { at: 5 },
             Op::Shift { at: 5, relation: 0 },
+        ]
+    }
+
+    /// Every op form, each optional field with and without.
+    fn every_op() -> Vec<Op> {
+        let mut ops = choice_and_action_ops();
+        ops.extend([
             Op::Require(1),
             Op::Unless { cond: 2, target: 0 },
             Op::Jump(3),
@@ -2653,8 +2775,8 @@ end
             Op::Write(0),
             Op::Write(1),
             Op::Write(0),
-            Op::Finish(Finish::Win(players[0])),
-            Op::Finish(Finish::Lose(players[3])),
+            Op::Finish(Finish::Win(PLAYERS[0])),
+            Op::Finish(Finish::Lose(PLAYERS[3])),
             Op::Finish(Finish::Draw),
             Op::Assign {
                 slot: AssignSlot::Global(0),
@@ -2664,7 +2786,7 @@ end
             Op::Assign {
                 slot: AssignSlot::PerPlayer {
                     base: 1,
-                    player: players[3],
+                    player: PLAYERS[3],
                 },
                 op: AssignKind::Add,
                 value: 1,
@@ -2672,7 +2794,7 @@ end
             Op::Assign {
                 slot: AssignSlot::PerCell {
                     base: 3,
-                    cell: cells[3],
+                    cell: CELLS[3],
                 },
                 op: AssignKind::Sub,
                 value: 2,
@@ -2684,8 +2806,22 @@ end
                 value: 3,
             },
             Op::Done,
-        ];
-        p.turn = Code::new(ops);
+        ]);
+        ops
+    }
+
+    /// Every variant of every expression, op, reference and template part, and every optional
+    /// field, in one program.
+    #[test]
+    fn every_form_round_trips() {
+        let mut p = tiny();
+        p.players = vec!["A".into(), "B".into()];
+        add_tables(&mut p);
+        p.sets = every_set();
+        p.ints = every_int();
+        p.bools = every_bool();
+        p.templates = every_template();
+        p.turn = Code::new(every_op());
         p.distinct_blocks = 2;
         p.score = Some([0, 1]);
         p.heuristic = Some([1, 0]);

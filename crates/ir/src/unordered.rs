@@ -62,21 +62,7 @@ fn unordered_at(p: &Program, ops: &[Op], start: usize) -> Option<Unordered> {
     let Some(&Op::Pick { var, from }) = ops.get(pick) else {
         return None;
     };
-    let mut removes = 0;
-    for op in &ops[pick + 1..exit - 1] {
-        match op {
-            Op::Remove {
-                at: CellRef::Var(v),
-            } if *v == var => removes += 1,
-            Op::Assign {
-                op: super::AssignKind::Add | super::AssignKind::Sub,
-                value,
-                ..
-            } if is_fixed_int(p, *value, var) => {}
-            Op::Write(_) => {}
-            _ => return None,
-        }
-    }
+    let removes = round_body(p, &ops[pick + 1..exit - 1], var)?;
     let e = classify(p, from, var)?;
     if removes != 1 || !e.keeps_others || var == rounds {
         return None;
@@ -88,6 +74,57 @@ fn unordered_at(p: &Program, ops: &[Op], start: usize) -> Option<Unordered> {
         rounds,
         unique: e.occupied && max <= 2,
     })
+}
+
+/// How many times the rest of a round removes the picked cell `var`; `None` when it does
+/// anything but that, add constants to counters and write notation.
+fn round_body(p: &Program, body: &[Op], var: u8) -> Option<usize> {
+    let mut removes = 0;
+    for op in body {
+        match op {
+            Op::Remove {
+                at: CellRef::Var(v),
+            } if *v == var => removes += 1,
+            Op::Assign {
+                op: super::AssignKind::Add | super::AssignKind::Sub,
+                value,
+                ..
+            } if is_fixed_int(p, *value, var) => {}
+            Op::Write(_) => {}
+            Op::Pick { .. }
+            | Op::PickDir { .. }
+            | Op::Roll { .. }
+            | Op::Again
+            | Op::Chooser(_)
+            | Op::SetVar { .. }
+            | Op::SetDir { .. }
+            | Op::WhileCheck { .. }
+            | Op::Memo { .. }
+            | Op::Place { .. }
+            | Op::Let { .. }
+            | Op::Put { .. }
+            | Op::Remove { .. }
+            | Op::Move { .. }
+            | Op::Shift { .. }
+            | Op::PutAll { .. }
+            | Op::RemoveAll { .. }
+            | Op::Require(_)
+            | Op::Unless { .. }
+            | Op::Jump(_)
+            | Op::Either(_)
+            | Op::First(_)
+            | Op::RepeatStart { .. }
+            | Op::RepeatCheck { .. }
+            | Op::RepeatNext { .. }
+            | Op::DistinctStart { .. }
+            | Op::DistinctEnd { .. }
+            | Op::Finish(_)
+            | Op::Assign { .. }
+            | Op::AssignAll { .. }
+            | Op::Done => return None,
+        }
+    }
+    Some(removes)
 }
 
 /// How a set changes when one occupied cell `c` is emptied.
@@ -237,8 +274,8 @@ fn monotone(x: Change) -> Change {
 /// A cell that stays put while the block runs (not the picked variable).
 fn fixed_cell(c: CellRef, var: u8) -> Option<()> {
     match c {
-        CellRef::Var(v) if v == var => None,
-        _ => Some(()),
+        CellRef::Var(v) => (v != var).then_some(()),
+        CellRef::Const(_) | CellRef::Candidate | CellRef::Slot(_) => Some(()),
     }
 }
 

@@ -1,7 +1,7 @@
 //! A `where` filter `axis <op> value` (or mirrored), with a value that does not depend on the
 //! candidate, becomes a lookup in the board's table of cells by coordinate.
 
-use crate::{BoolExpr, BoolId, CellRef, CmpOp, IntExpr, IntId, Program, SetExpr};
+use crate::{BoolExpr, BoolId, CellRef, CmpOp, IntExpr, IntId, Operand, Program, SetExpr};
 
 /// The table lookup that gives the cells passing `cond`, when it is such a filter.
 #[must_use]
@@ -9,50 +9,46 @@ pub fn run(program: &Program, cond: BoolId) -> Option<SetExpr> {
     let BoolExpr::Cmp { op, lhs, rhs } = program.bools[usize::from(cond)] else {
         return None;
     };
-    let axis_of = |i: IntId| match program.ints[usize::from(i)] {
-        IntExpr::Axis {
+    let axis_of = |i: IntId| {
+        let IntExpr::Axis {
             cell: CellRef::Candidate,
             axis,
-        } => Some(axis),
-        _ => None,
+        } = program.ints[usize::from(i)]
+        else {
+            return None;
+        };
+        Some(axis)
     };
     let free = |i: IntId| !mentions_candidate(program, i);
     if let Some(axis) = axis_of(lhs).filter(|_| free(rhs)) {
         return Some(lookup(program, axis, op, rhs));
     }
     let axis = axis_of(rhs).filter(|_| free(lhs))?;
-    let op = match op {
-        CmpOp::Lt => CmpOp::Gt,
-        CmpOp::Le => CmpOp::Ge,
-        CmpOp::Gt => CmpOp::Lt,
-        CmpOp::Ge => CmpOp::Le,
-        other => other,
-    };
+    let op = op.mirrored();
     Some(lookup(program, axis, op, lhs))
 }
 
 /// The lookup, made once here when the value is a constant (a filter on a set that is not
 /// constant, such as `own & home where x == 7`).
 fn lookup(program: &Program, axis: u8, op: CmpOp, value: IntId) -> SetExpr {
-    match program.ints[usize::from(value)] {
-        IntExpr::Const(v) => SetExpr::Const(program.board.axis_cmp(usize::from(axis), op, v)),
-        _ => SetExpr::AxisCmp { axis, op, value },
+    if let IntExpr::Const(v) = program.ints[usize::from(value)] {
+        return SetExpr::Const(program.board.axis_cmp(usize::from(axis), op, v));
     }
+    SetExpr::AxisCmp { axis, op, value }
 }
 
-/// Whether an integer may read the candidate cell.
+/// Whether an integer may read the candidate cell: it names the candidate somewhere, or it
+/// reads a set (a set's own `where` has a candidate of its own; any set counts, to be safe).
 fn mentions_candidate(program: &Program, i: IntId) -> bool {
-    match &program.ints[usize::from(i)] {
-        IntExpr::Axis { cell, .. } | IntExpr::CellCounter { cell, .. } => {
-            *cell == CellRef::Candidate
-        }
-        IntExpr::Neg(x) => mentions_candidate(program, *x),
-        IntExpr::Bin { lhs, rhs, .. } => {
-            mentions_candidate(program, *lhs) || mentions_candidate(program, *rhs)
-        }
-        IntExpr::Count(_) => true,
-        _ => false,
-    }
+    program.any_reachable(Operand::Int(i), |o| match o {
+        Operand::Cell(c) => c == CellRef::Candidate,
+        Operand::Set(_) => true,
+        Operand::Int(_)
+        | Operand::Bool(_)
+        | Operand::Player(_)
+        | Operand::Dir(_)
+        | Operand::Template(_) => false,
+    })
 }
 
 #[cfg(test)]
@@ -90,5 +86,41 @@ mod tests {
     fn a_value_reading_the_candidate_stays_a_filter() {
         let text = text("empty where x < x * n");
         assert!(text.contains(" where "), "{text}");
+    }
+
+    /// A value reading the candidate through its cell id or a condition is no lookup either
+    /// (the program's compared value edited in place).
+    #[test]
+    fn a_value_reading_the_candidate_anywhere_stays_a_filter() {
+        use crate::{BoolExpr, CellRef, IntExpr};
+        let mut program =
+            crate::compile(&GAME.replace("SET", "cells where x < n"), &[]).expect("compiles");
+        let (cond, rhs) = program
+            .bools
+            .iter()
+            .enumerate()
+            .find_map(|(b, x)| {
+                let BoolExpr::Cmp { rhs, .. } = x else {
+                    return None;
+                };
+                Some((u16::try_from(b).ok()?, *rhs))
+            })
+            .expect("the filter's comparison");
+        assert!(super::run(&program, cond).is_some());
+        let candidate = IntExpr::CellId(CellRef::Candidate);
+        program.ints[usize::from(rhs)] = candidate.clone();
+        assert!(super::run(&program, cond).is_none());
+        let yes = u16::try_from(program.ints.len()).expect("few ints");
+        program.ints.push(candidate);
+        program.ints.push(IntExpr::Const(1));
+        program.bools.push(BoolExpr::Const(true));
+        let test = u16::try_from(program.bools.len() - 1).expect("few bools");
+        let (then, otherwise) = (yes, yes + 1);
+        program.ints[usize::from(rhs)] = IntExpr::Cond {
+            cond: test,
+            then,
+            otherwise,
+        };
+        assert!(super::run(&program, cond).is_none());
     }
 }

@@ -88,7 +88,25 @@ impl Bound<'_> {
                     rest = rounds.saturating_add(stops).saturating_add(after);
                     break;
                 }
-                _ => {}
+                Op::Again
+                | Op::Chooser(_)
+                | Op::SetVar { .. }
+                | Op::SetDir { .. }
+                | Op::Memo { .. }
+                | Op::Let { .. }
+                | Op::Put { .. }
+                | Op::Remove { .. }
+                | Op::Move { .. }
+                | Op::Shift { .. }
+                | Op::PutAll { .. }
+                | Op::RemoveAll { .. }
+                | Op::Require(_)
+                | Op::RepeatStart { .. }
+                | Op::DistinctStart { .. }
+                | Op::DistinctEnd { .. }
+                | Op::Write(_)
+                | Op::Assign { .. }
+                | Op::AssignAll { .. } => {}
             }
             at += 1;
         }

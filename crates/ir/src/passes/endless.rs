@@ -24,23 +24,40 @@ pub fn run(program: &Program, cond: BoolId, body: &[Op]) -> Option<&'static str>
 /// An op that changes nothing a condition reads: a test, a text, a jump or a loop's or
 /// block's bookkeeping.
 fn inert(op: &Op) -> bool {
-    matches!(
-        op,
+    match op {
         Op::Require(_)
-            | Op::Write(_)
-            | Op::Again
-            | Op::Unless { .. }
-            | Op::Jump(_)
-            | Op::Either(_)
-            | Op::First(_)
-            | Op::RepeatStart { .. }
-            | Op::RepeatCheck { .. }
-            | Op::RepeatNext { .. }
-            | Op::WhileCheck { .. }
-            | Op::Memo { .. }
-            | Op::DistinctStart { .. }
-            | Op::DistinctEnd { .. }
-    )
+        | Op::Write(_)
+        | Op::Again
+        | Op::Unless { .. }
+        | Op::Jump(_)
+        | Op::Either(_)
+        | Op::First(_)
+        | Op::RepeatStart { .. }
+        | Op::RepeatCheck { .. }
+        | Op::RepeatNext { .. }
+        | Op::WhileCheck { .. }
+        | Op::Memo { .. }
+        | Op::DistinctStart { .. }
+        | Op::DistinctEnd { .. } => true,
+        Op::Pick { .. }
+        | Op::PickDir { .. }
+        | Op::Roll { .. }
+        | Op::Chooser(_)
+        | Op::SetVar { .. }
+        | Op::SetDir { .. }
+        | Op::Place { .. }
+        | Op::Let { .. }
+        | Op::Put { .. }
+        | Op::Remove { .. }
+        | Op::Move { .. }
+        | Op::Shift { .. }
+        | Op::PutAll { .. }
+        | Op::RemoveAll { .. }
+        | Op::Finish(_)
+        | Op::Assign { .. }
+        | Op::AssignAll { .. }
+        | Op::Done => false,
+    }
 }
 
 #[cfg(test)]

@@ -8,12 +8,12 @@ use crate::Op;
 /// Removes each loop body's memo whose body (up to the loop's exit) never chooses.
 pub fn run(ops: &mut Vec<Op>) {
     for start in (1..ops.len()).rev() {
-        let exit = match (&ops[start - 1], &ops[start]) {
-            (Op::WhileCheck { exit, .. } | Op::RepeatCheck { exit, .. }, Op::Memo { .. }) => {
-                *exit as usize
-            }
-            _ => continue,
+        let (Op::WhileCheck { exit, .. } | Op::RepeatCheck { exit, .. }, Op::Memo { .. }) =
+            (&ops[start - 1], &ops[start])
+        else {
+            continue;
         };
+        let exit = *exit as usize;
         let body = ops.get(start..exit).unwrap_or_default();
         if body
             .iter()

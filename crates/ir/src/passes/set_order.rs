@@ -25,7 +25,20 @@ fn cost(program: &Program, id: SetId) -> u32 {
         SetExpr::Group { from, through, .. } => 40 + cost(from) + cost(through),
         SetExpr::First(of) => 2 + cost(of),
         SetExpr::Where { base, .. } => 20 + cost(base),
-        _ => 1,
+        // Lookups, and walks counted as one (their operands are not weighed).
+        SetExpr::Const(_)
+        | SetExpr::Empty
+        | SetExpr::Occupied
+        | SetExpr::PlayerPieces(_)
+        | SetExpr::Pieces { .. }
+        | SetExpr::Single(_)
+        | SetExpr::StepDir { .. }
+        | SetExpr::Line { .. }
+        | SetExpr::Between { .. }
+        | SetExpr::Brackets { .. }
+        | SetExpr::Local(_)
+        | SetExpr::Placed { .. }
+        | SetExpr::AxisCmp { .. } => 1,
     }
 }
 

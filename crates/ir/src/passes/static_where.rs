@@ -18,8 +18,10 @@ pub fn run(program: &Program, base: SetId, cond: BoolId) -> Option<CellSet> {
         return None;
     }
     let mut out = CellSet::EMPTY;
-    for c in cells.iter().filter(|&c| eval_bool(program, cond, c)) {
-        out.insert(c);
+    for c in cells.iter() {
+        if eval_bool(program, cond, c)? {
+            out.insert(c);
+        }
     }
     Some(out)
 }
@@ -32,7 +34,12 @@ fn candidate_only(program: &Program, b: BoolId) -> bool {
         BoolExpr::Not(x) => bool(x),
         BoolExpr::And(x, y) | BoolExpr::Or(x, y) => bool(x) && bool(y),
         BoolExpr::Cmp { lhs, rhs, .. } => int_only(program, *lhs) && int_only(program, *rhs),
-        _ => false,
+        BoolExpr::CellEq { .. }
+        | BoolExpr::PlayerEq { .. }
+        | BoolExpr::In { .. }
+        | BoolExpr::Completes { .. }
+        | BoolExpr::DirIn { .. }
+        | BoolExpr::Connected { .. } => false,
     }
 }
 
@@ -42,35 +49,59 @@ fn int_only(program: &Program, i: IntId) -> bool {
         IntExpr::Axis { cell, .. } => *cell == CellRef::Candidate,
         IntExpr::Neg(x) => int_only(program, *x),
         IntExpr::Bin { lhs, rhs, .. } => int_only(program, *lhs) && int_only(program, *rhs),
-        _ => false,
+        IntExpr::Counter(_)
+        | IntExpr::PlayerCounter { .. }
+        | IntExpr::CellCounter { .. }
+        | IntExpr::Points(_)
+        | IntExpr::DirIndex { .. }
+        | IntExpr::Won(_)
+        | IntExpr::Repetitions
+        | IntExpr::CellId(_)
+        | IntExpr::Cond { .. }
+        | IntExpr::Count(_) => false,
     }
 }
 
-fn eval_bool(program: &Program, b: BoolId, cand: usize) -> bool {
+/// The condition on candidate `cand`; `None` for what [`candidate_only`] refuses.
+fn eval_bool(program: &Program, b: BoolId, cand: usize) -> Option<bool> {
     let bool = |b: &BoolId| eval_bool(program, *b, cand);
-    match &program.bools[usize::from(b)] {
+    Some(match &program.bools[usize::from(b)] {
         BoolExpr::Const(v) => *v,
-        BoolExpr::Not(x) => !bool(x),
-        BoolExpr::And(x, y) => bool(x) && bool(y),
-        BoolExpr::Or(x, y) => bool(x) || bool(y),
+        BoolExpr::Not(x) => !bool(x)?,
+        BoolExpr::And(x, y) => bool(x)? && bool(y)?,
+        BoolExpr::Or(x, y) => bool(x)? || bool(y)?,
         BoolExpr::Cmp { op, lhs, rhs } => compare(
             *op,
-            eval_int(program, *lhs, cand),
-            eval_int(program, *rhs, cand),
+            eval_int(program, *lhs, cand)?,
+            eval_int(program, *rhs, cand)?,
         ),
-        _ => false,
-    }
+        BoolExpr::CellEq { .. }
+        | BoolExpr::PlayerEq { .. }
+        | BoolExpr::In { .. }
+        | BoolExpr::Completes { .. }
+        | BoolExpr::DirIn { .. }
+        | BoolExpr::Connected { .. } => return None,
+    })
 }
 
-fn eval_int(program: &Program, i: IntId, cand: usize) -> i32 {
+fn eval_int(program: &Program, i: IntId, cand: usize) -> Option<i32> {
     let int = |i: &IntId| eval_int(program, *i, cand);
-    match &program.ints[usize::from(i)] {
+    Some(match &program.ints[usize::from(i)] {
         IntExpr::Const(v) => *v,
         IntExpr::Axis { axis, .. } => program.board.coord(cand, usize::from(*axis)),
-        IntExpr::Neg(x) => int(x).wrapping_neg(),
-        IntExpr::Bin { op, lhs, rhs } => int_op(*op, int(lhs), int(rhs)),
-        _ => 0,
-    }
+        IntExpr::Neg(x) => int(x)?.wrapping_neg(),
+        IntExpr::Bin { op, lhs, rhs } => int_op(*op, int(lhs)?, int(rhs)?),
+        IntExpr::Counter(_)
+        | IntExpr::PlayerCounter { .. }
+        | IntExpr::CellCounter { .. }
+        | IntExpr::Points(_)
+        | IntExpr::DirIndex { .. }
+        | IntExpr::Won(_)
+        | IntExpr::Repetitions
+        | IntExpr::CellId(_)
+        | IntExpr::Cond { .. }
+        | IntExpr::Count(_) => return None,
+    })
 }
 
 #[cfg(test)]
