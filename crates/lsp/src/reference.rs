@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
+use rulestone_check::builtins;
 
 use rulestone_syntax::keywords;
 
@@ -72,9 +73,9 @@ pub fn entry(word: &str) -> Option<&'static Entry> {
 /// The hover title of a word: what it is, with a built-in function's signature.
 #[must_use]
 pub fn title(word: &str) -> String {
-    if let Some((_, signature)) = rulestone_check::builtin_functions().find(|(n, _)| *n == word) {
-        format!("built-in function `{signature}`")
-    } else if rulestone_check::builtin_values().any(|n| n == word) {
+    if let Some(f) = builtins::function(word) {
+        format!("built-in function `{}`", f.signature)
+    } else if builtins::value(word).is_some() {
         format!("built-in value `{word}`")
     } else {
         format!("keyword `{word}`")
@@ -115,8 +116,8 @@ fn documented_words() -> impl Iterator<Item = String> {
     keywords::all()
         .iter()
         .cloned()
-        .chain(rulestone_check::builtin_values().map(str::to_string))
-        .chain(rulestone_check::builtin_functions().map(|(n, _)| n.to_string()))
+        .chain(builtins::values().map(|b| b.name.to_string()))
+        .chain(builtins::functions().map(|b| b.name.to_string()))
 }
 
 /// One part of a section.
