@@ -357,8 +357,8 @@ impl Checker<'_> {
         };
         if let Some(why) = why {
             self.report(GameError::RollRange {
-                lo: lo,
-                hi: hi,
+                lo,
+                hi,
                 span: range,
                 why,
             });
@@ -397,14 +397,14 @@ impl Checker<'_> {
     fn repeat(&mut self, (min, max): (u32, u32), range: Span, body: &Block) {
         if max == 0 {
             self.report(GameError::RepeatNever {
-                min: min,
-                max: max,
+                min,
+                max,
                 span: range,
             });
         } else if min > max {
             self.report(GameError::RepeatEmpty {
-                min: min,
-                max: max,
+                min,
+                max,
                 span: range,
             });
         }
