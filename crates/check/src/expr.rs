@@ -2,234 +2,16 @@
 //! context expects. Defines are macros, so a define's body is checked at each use, in the
 //! context of that use.
 
+use super::builtins::{self, Rule, Spec};
 use super::error::{BoardError, GameError, ResolveError, TypeError};
-use super::names::{builtin, builtin_value, Sym, Want};
+use super::names::{builtin_value, Sym, Want};
 use super::suggest;
 use super::{Axes, Checker, Constant, Cx};
 use rulestone_syntax::ast::{BinaryOp, Expr, ExprKind, ItemKind, Template, TemplatePart, UnaryOp};
 use rulestone_syntax::{Ident, Span};
 
 pub use super::model::Ty;
-use super::model::{Builtin as Resolved, Func, Value};
-
-/// A built-in function: name, argument types (the trailing ones after `required` optional),
-/// result, and the signature shown in help.
-struct Builtin {
-    name: &'static str,
-    id: Func,
-    args: &'static [Ty],
-    required: usize,
-    result: Ty,
-    signature: &'static str,
-}
-
-/// Every built-in function's name and signature.
-pub(super) fn builtin_functions() -> impl Iterator<Item = (&'static str, &'static str)> {
-    FUNCTIONS.iter().map(|f| (f.name, f.signature))
-}
-
-const FUNCTIONS: &[Builtin] = &[
-    Builtin {
-        name: "all",
-        id: Func::All,
-        args: &[Ty::Relation, Ty::Cells],
-        required: 2,
-        result: Ty::Cells,
-        signature: "all(relation, cells) -> cells",
-    },
-    Builtin {
-        name: "any",
-        id: Func::Any,
-        args: &[Ty::Relation, Ty::Cells],
-        required: 2,
-        result: Ty::Cells,
-        signature: "any(relation, cells) -> cells",
-    },
-    Builtin {
-        name: "between",
-        id: Func::Between,
-        args: &[Ty::Relation, Ty::Cell, Ty::Cells, Ty::Cells],
-        required: 4,
-        result: Ty::Cells,
-        signature: "between(relation, cell, cells, cells) -> cells",
-    },
-    Builtin {
-        name: "brackets",
-        id: Func::Brackets,
-        args: &[Ty::Relation, Ty::Cells, Ty::Cells],
-        required: 3,
-        result: Ty::Cells,
-        signature: "brackets(relation, cells, cells) -> cells",
-    },
-    Builtin {
-        name: "completes",
-        id: Func::Completes,
-        args: &[Ty::Pattern, Ty::Cell, Ty::Cells],
-        required: 3,
-        result: Ty::Bool,
-        signature: "completes(pattern, cell, cells) -> bool",
-    },
-    Builtin {
-        name: "connected",
-        id: Func::Connected,
-        args: &[Ty::Relation, Ty::Cells, Ty::Cells, Ty::Cells],
-        required: 4,
-        result: Ty::Bool,
-        signature: "connected(relation, cells, cells, cells) -> bool",
-    },
-    Builtin {
-        name: "count",
-        id: Func::Count,
-        args: &[Ty::Cells],
-        required: 1,
-        result: Ty::Int,
-        signature: "count(cells) -> int",
-    },
-    Builtin {
-        name: "dir",
-        id: Func::Dir,
-        args: &[Ty::Relation, Ty::Int],
-        required: 2,
-        result: Ty::Dir,
-        signature: "dir(relation, int) -> direction",
-    },
-    Builtin {
-        name: "flip",
-        id: Func::Flip,
-        args: &[Ty::Dir, Ty::Int],
-        required: 2,
-        result: Ty::Dir,
-        signature: "flip(direction, axis) -> direction",
-    },
-    Builtin {
-        name: "group",
-        id: Func::Group,
-        args: &[Ty::Relation, Ty::Cells, Ty::Cells],
-        required: 3,
-        result: Ty::Cells,
-        signature: "group(relation, cells, cells) -> cells",
-    },
-    Builtin {
-        name: "index",
-        id: Func::Index,
-        args: &[Ty::Dir],
-        required: 1,
-        result: Ty::Int,
-        signature: "index(direction) -> int",
-    },
-    Builtin {
-        name: "left",
-        id: Func::Left,
-        args: &[Ty::Dir, Ty::Int],
-        required: 2,
-        result: Ty::Dir,
-        signature: "left(direction, int) -> direction",
-    },
-    Builtin {
-        name: "letter",
-        id: Func::Letter,
-        args: &[Ty::Int],
-        required: 1,
-        result: Ty::Text,
-        signature: "letter(int) -> text",
-    },
-    Builtin {
-        name: "none",
-        id: Func::None,
-        args: &[Ty::Relation, Ty::Cells],
-        required: 2,
-        result: Ty::Cells,
-        signature: "none(relation, cells) -> cells",
-    },
-    Builtin {
-        name: "one",
-        id: Func::One,
-        args: &[Ty::Cells],
-        required: 1,
-        result: Ty::Cells,
-        signature: "one(cells) -> cells",
-    },
-    Builtin {
-        name: "owner",
-        id: Func::Owner,
-        args: &[Ty::Cell],
-        required: 1,
-        result: Ty::Player,
-        signature: "owner(cell) -> player",
-    },
-    Builtin {
-        name: "pieces",
-        id: Func::Pieces,
-        args: &[Ty::Piece, Ty::Player],
-        required: 1,
-        result: Ty::Cells,
-        signature: "pieces(piece) -> cells` or `pieces(piece, player) -> cells",
-    },
-    Builtin {
-        name: "points",
-        id: Func::Points,
-        args: &[Ty::Player],
-        required: 1,
-        result: Ty::Int,
-        signature: "points(player) -> int",
-    },
-    Builtin {
-        name: "ray",
-        id: Func::Ray,
-        args: &[Ty::Relation, Ty::Cell],
-        required: 2,
-        result: Ty::Cells,
-        signature: "ray(relation or direction, cell) -> cells",
-    },
-    Builtin {
-        name: "right",
-        id: Func::Right,
-        args: &[Ty::Dir, Ty::Int],
-        required: 2,
-        result: Ty::Dir,
-        signature: "right(direction, int) -> direction",
-    },
-    Builtin {
-        name: "run",
-        id: Func::Run,
-        args: &[Ty::Relation, Ty::Cell, Ty::Cells],
-        required: 3,
-        result: Ty::Cells,
-        signature: "run(relation or direction, cell, cells) -> cells",
-    },
-    Builtin {
-        name: "step",
-        id: Func::Step,
-        args: &[Ty::Relation, Ty::Cells],
-        required: 2,
-        result: Ty::Cells,
-        signature: "step(relation, cells) -> cells",
-    },
-    Builtin {
-        name: "unplayed",
-        id: Func::Unplayed,
-        args: &[Ty::Player],
-        required: 1,
-        result: Ty::Shapes,
-        signature: "unplayed(player) -> shapes",
-    },
-    Builtin {
-        name: "waiting",
-        id: Func::Waiting,
-        args: &[Ty::Int, Ty::Player],
-        required: 1,
-        result: Ty::Int,
-        signature: "waiting(track) -> int` or `waiting(track, player) -> int",
-    },
-    Builtin {
-        name: "won",
-        id: Func::Won,
-        args: &[Ty::Player],
-        required: 1,
-        result: Ty::Int,
-        signature: "won(player) -> int",
-    },
-];
+use super::model::{Builtin as Resolved, Value};
 
 /// How many expression parts the expansions of defines may add to a game in all (E0007); the
 /// bundled games need a few hundred.
@@ -802,7 +584,7 @@ impl Checker<'_> {
         if let Some((index, sym)) = self.use_global(id) {
             return self.global(id, index, sym, cx);
         }
-        if let Some((t, value)) = builtin(n) {
+        if let Some((t, value)) = builtins::value(n).and_then(|s| Some((s.result, s.value_id()?))) {
             self.types.record_builtin(e, Resolved::Value(value));
             if cx.constant == Some(Constant::Board)
                 || (value != Value::Cells && cx.constant.is_some())
@@ -1017,7 +799,7 @@ impl Checker<'_> {
 
     fn call(&mut self, e: &Expr, func: &Ident, args: &[Expr], cx: Cx) -> Ty {
         let span = e.span;
-        let Some(f) = FUNCTIONS.iter().find(|f| f.name == func.name) else {
+        let Some(f) = builtins::function(&func.name) else {
             if let Some(t) = self.call_define(func, args, span, cx) {
                 return t;
             }
@@ -1028,15 +810,14 @@ impl Checker<'_> {
                     span: func.span,
                     help: Some(format!(
                         "the built-in functions are {}",
-                        FUNCTIONS
-                            .iter()
+                        builtins::functions()
                             .map(|f| format!("`{}`", f.name))
                             .collect::<Vec<_>>()
                             .join(", ")
                     )),
                 });
             } else {
-                let help = suggest::closest(&func.name, FUNCTIONS.iter().map(|f| f.name))
+                let help = suggest::closest(&func.name, builtins::functions().map(|f| f.name))
                     .map(|s| format!("did you mean `{s}`?"));
                 self.report(ResolveError::UnknownFunction {
                     name: func.name.clone(),
@@ -1049,8 +830,8 @@ impl Checker<'_> {
             }
             return Ty::Error;
         };
-        self.types.record_builtin(e, Resolved::Func(f.id));
-        if matches!(f.id, Func::Unplayed | Func::Points) {
+        self.types.record_builtin(e, f.id);
+        if f.rule == Rule::Stocks {
             // Every shape is in a stock, so these read them all.
             for entry in &mut self.entries {
                 if entry.sym == Sym::Shape {
@@ -1058,82 +839,99 @@ impl Checker<'_> {
                 }
             }
         }
-        let constant_ok = f.id == Func::Letter && cx.constant == Some(Constant::Board);
+        let constant_ok = f.rule == Rule::BoardConstant && cx.constant == Some(Constant::Board);
         if cx.constant.is_some() && !constant_ok {
             self.not_constant(cx, func.span, format!("`{}` is not allowed here", f.name));
         }
-        if args.len() < f.required || args.len() > f.args.len() {
-            let expected = if f.required == f.args.len() {
-                count_words(f.required, "argument")
-            } else {
-                format!("{} or {} arguments", f.required, f.args.len())
-            };
-            let supplied = match args.len() {
-                1 => "1 argument was".to_string(),
-                n => format!("{n} arguments were"),
-            };
-            self.report(TypeError::Arity {
-                func: f.name.to_string(),
-                expected,
-                supplied,
-                signature: f.signature,
-                span,
-            });
-        }
+        self.arity(f, args.len(), span);
         for (i, a) in args.iter().enumerate() {
-            match f.args.get(i) {
-                // A direction value stands for the relation of its one vector here.
-                // `flip(d, x)` names an axis of the board.
-                Some(_) if i == 1 && f.id == Func::Flip => {
-                    let is_axis =
-                        matches!(&a.kind, ExprKind::Name(n) if self.axis_index(&n.name).is_some());
-                    if !is_axis {
-                        let found = self.infer_quiet(a, cx);
-                        self.report(TypeError::Mismatch {
-                            expected: "an axis of the board".into(),
-                            found: self.describe_expr(a, found),
-                            span: a.span,
-                            help: Some(
-                                "`flip(d, y)` negates the `y` part of the direction's vector"
-                                    .into(),
-                            ),
-                        });
-                    }
-                }
-                // The pieces waiting at the ends of a track's lanes.
-                Some(_) if i == 0 && f.id == Func::Waiting => match &a.kind {
-                    ExprKind::Name(id) => self.expect_kind(
-                        id,
-                        Sym::Track,
-                        Some("declare lanes with `track name { Player: a1 -> a2 }`".into()),
-                    ),
-                    _ => {
-                        let found = self.infer_quiet(a, cx);
-                        self.report(TypeError::Mismatch {
-                            expected: "a track".into(),
-                            found: self.describe_expr(a, found),
-                            span: a.span,
-                            help: None,
-                        });
-                    }
-                },
-                Some(Ty::Relation)
-                    if i == 0 && matches!(f.id, Func::Step | Func::Ray | Func::Run) =>
-                {
-                    let t = self.infer_wanted(a, Want::Ty(Ty::Relation), cx);
-                    if !matches!(t, Ty::Relation | Ty::Direction | Ty::Dir | Ty::Error) {
-                        self.mismatch(a, Ty::Relation, t);
-                    }
-                }
-                Some(want) => {
-                    self.expect(a, *want, cx);
-                }
-                None => {
-                    self.infer(a, cx);
-                }
-            }
+            self.call_arg(f, i, a, cx);
         }
         f.result
+    }
+
+    /// Reports a call of `f` with the wrong number of arguments.
+    fn arity(&mut self, f: &Spec, supplied: usize, span: Span) {
+        if supplied >= f.required && supplied <= f.args.len() {
+            return;
+        }
+        let expected = if f.required == f.args.len() {
+            count_words(f.required, "argument")
+        } else {
+            format!("{} or {} arguments", f.required, f.args.len())
+        };
+        let supplied = match supplied {
+            1 => "1 argument was".to_string(),
+            n => format!("{n} arguments were"),
+        };
+        self.report(TypeError::Arity {
+            func: f.name.to_string(),
+            expected,
+            supplied,
+            signature: f.signature,
+            span,
+        });
+    }
+
+    /// Checks argument `i` of a call of `f`, by its type and the function's rule.
+    fn call_arg(&mut self, f: &Spec, i: usize, a: &Expr, cx: Cx) {
+        let Some(&want) = f.args.get(i) else {
+            self.infer(a, cx);
+            return;
+        };
+        match f.rule {
+            Rule::Axis if i == 1 => self.axis_arg(a, cx),
+            Rule::Track if i == 0 => self.track_arg(a, cx),
+            // A direction value stands for the relation of its one vector here.
+            Rule::RelationOrDir if i == 0 => {
+                let t = self.infer_wanted(a, Want::Ty(Ty::Relation), cx);
+                if !matches!(t, Ty::Relation | Ty::Direction | Ty::Dir | Ty::Error) {
+                    self.mismatch(a, Ty::Relation, t);
+                }
+            }
+            Rule::Plain
+            | Rule::RelationOrDir
+            | Rule::Axis
+            | Rule::Track
+            | Rule::Stocks
+            | Rule::BoardConstant => {
+                self.expect(a, want, cx);
+            }
+        }
+    }
+
+    /// `flip(d, x)` names an axis of the board.
+    fn axis_arg(&mut self, a: &Expr, cx: Cx) {
+        let is_axis = matches!(&a.kind, ExprKind::Name(n) if self.axis_index(&n.name).is_some());
+        if !is_axis {
+            let found = self.infer_quiet(a, cx);
+            self.report(TypeError::Mismatch {
+                expected: "an axis of the board".into(),
+                found: self.describe_expr(a, found),
+                span: a.span,
+                help: Some("`flip(d, y)` negates the `y` part of the direction's vector".into()),
+            });
+        }
+    }
+
+    /// The pieces waiting at the ends of a track's lanes.
+    fn track_arg(&mut self, a: &Expr, cx: Cx) {
+        match &a.kind {
+            ExprKind::Name(id) => self.expect_kind(
+                id,
+                Sym::Track,
+                Some("declare lanes with `track name { Player: a1 -> a2 }`".into()),
+            ),
+            _ => {
+                let found = self.infer_quiet(a, cx);
+                self.report(TypeError::Mismatch {
+                    expected: "a track".into(),
+                    found: self.describe_expr(a, found),
+                    span: a.span,
+                    help: None,
+                });
+            }
+        }
     }
 
     /// Checks a template's holes: each must be something that can be shown as text.

@@ -21,6 +21,7 @@
 //! Every message is defined once, in `error.rs`; codes are registered in `rulestone_diag::codes`.
 
 mod board;
+pub mod builtins;
 pub mod configure;
 pub mod consteval;
 pub mod deck;
@@ -107,12 +108,12 @@ fn names_of(c: &mut Checker<'_>) -> model::Names {
 
 /// The names with a meaning in every expression (`mover`, `empty`, ...).
 pub fn builtin_values() -> impl Iterator<Item = &'static str> {
-    names::BUILTIN_VALUES.iter().map(|(n, ..)| *n)
+    builtins::values().map(|s| s.name)
 }
 
 /// The built-in functions, each with its signature.
 pub fn builtin_functions() -> impl Iterator<Item = (&'static str, &'static str)> {
-    expr::builtin_functions()
+    builtins::functions().map(|s| (s.name, s.signature))
 }
 
 /// Checks a parsed file. Returns the checked game only if there is no error (warnings allowed),

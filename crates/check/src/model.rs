@@ -216,56 +216,7 @@ impl Ty {
     }
 }
 
-/// A built-in function, as the checker resolved a call (its signature is in the checker's one
-/// table of built-ins).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Func {
-    All,
-    Any,
-    Between,
-    Brackets,
-    Completes,
-    Connected,
-    Count,
-    Dir,
-    Flip,
-    Group,
-    Index,
-    Left,
-    Letter,
-    None,
-    One,
-    Owner,
-    Pieces,
-    Points,
-    Ray,
-    Right,
-    Run,
-    Step,
-    Unplayed,
-    Waiting,
-    Won,
-}
-
-/// A built-in value (a name with a meaning in every expression), as the checker resolved it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
-    Cells,
-    Empty,
-    Enemy,
-    Mover,
-    Occupied,
-    Opponent,
-    Own,
-    Repetitions,
-}
-
-/// The built-in a call or a name resolved to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Builtin {
-    Func(Func),
-    Value(Value),
-}
+pub use super::builtins::{Builtin, Func, Value};
 
 /// The type of each checked expression, keyed by the expression's span and kind (a parent and
 /// its child never share both), and the built-in each call or name of a built-in resolved to.

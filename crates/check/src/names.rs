@@ -3,7 +3,6 @@
 
 use super::error::ResolveError;
 use super::expr::Ty;
-use super::model::Value;
 use super::suggest;
 use super::{Axes, Checker};
 use rulestone_syntax::ast::{ItemKind, OptionType};
@@ -64,28 +63,9 @@ impl Want {
 /// would bury the message.
 const LISTED: usize = 6;
 
-/// Names with a meaning in every expression, and their types.
-pub(super) const BUILTIN_VALUES: &[(&str, Ty, Value)] = &[
-    ("cells", Ty::Cells, Value::Cells),
-    ("empty", Ty::Cells, Value::Empty),
-    ("enemy", Ty::Cells, Value::Enemy),
-    ("mover", Ty::Player, Value::Mover),
-    ("occupied", Ty::Cells, Value::Occupied),
-    ("opponent", Ty::Player, Value::Opponent),
-    ("own", Ty::Cells, Value::Own),
-    ("repetitions", Ty::Int, Value::Repetitions),
-];
-
+/// The type of the built-in value called `name`.
 pub(super) fn builtin_value(name: &str) -> Option<Ty> {
-    builtin(name).map(|(t, _)| t)
-}
-
-/// A built-in value's type and id.
-pub(super) fn builtin(name: &str) -> Option<(Ty, Value)> {
-    BUILTIN_VALUES
-        .iter()
-        .find(|(n, ..)| *n == name)
-        .map(|&(_, t, v)| (t, v))
+    super::builtins::value(name).map(|s| s.result)
 }
 
 impl Checker<'_> {
@@ -164,7 +144,7 @@ impl Checker<'_> {
     /// A define's parameters must differ from each other (E0102), and a define that takes
     /// arguments must not be named like a built-in function, whose calls it would never get.
     fn declare_params(&mut self, name: &Ident, params: &[Ident]) {
-        let is_function = super::expr::builtin_functions().any(|(f, _)| f == name.name);
+        let is_function = super::builtins::function(&name.name).is_some();
         if !params.is_empty() && is_function {
             self.report(ResolveError::Builtin {
                 name: name.name.clone(),
@@ -325,7 +305,7 @@ impl Checker<'_> {
 
     fn suggest_name(&self, name: &str, axes: Axes) -> Option<String> {
         let mut candidates: Vec<&str> = self.names.keys().map(String::as_str).collect();
-        candidates.extend(BUILTIN_VALUES.iter().map(|(n, ..)| *n));
+        candidates.extend(super::builtins::values().map(|s| s.name));
         candidates.extend(
             self.frames
                 .iter()

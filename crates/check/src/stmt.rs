@@ -9,7 +9,7 @@ use super::expr::Ty;
 use super::model::Func;
 use super::names::{builtin_value, Sym};
 use super::{Checker, Cx, Frame};
-use rulestone_syntax::ast::{AssignOp, Block, ExprKind, Stmt, StmtKind};
+use rulestone_syntax::ast::{AssignOp, Block, Expr, ExprKind, Stmt, StmtKind};
 use rulestone_syntax::{Ident, Span};
 
 /// Every variable picked in a block, nested blocks included, with its first pick.
@@ -164,20 +164,7 @@ impl Checker<'_> {
     fn stmt(&mut self, s: &Stmt) {
         let cx = Cx::PLAY;
         match &s.kind {
-            StmtKind::Pick { var, from, by } => {
-                if let Some(p) = by {
-                    self.expect(p, Ty::Player, cx);
-                }
-                // `pick d in RELATION` chooses a direction; anything else picks a cell.
-                if matches!(self.infer_quiet(from, cx), Ty::Relation | Ty::Direction) {
-                    self.infer(from, cx);
-                    self.bind(var);
-                    self.dir_vars.insert(var.name.clone());
-                } else {
-                    self.expect(from, Ty::Cells, cx);
-                    self.bind(var);
-                }
-            }
+            StmtKind::Pick { var, from, by } => self.pick(var, from, by.as_ref()),
             StmtKind::Place {
                 var,
                 from,
@@ -185,84 +172,14 @@ impl Checker<'_> {
                 layer,
                 max,
                 feet,
-            } => {
-                let found = self.infer(from, cx);
-                let is_unplayed = self.types.func(from) == Some(Func::Unplayed);
-                if !is_unplayed && found != Ty::Error {
-                    self.report(TypeError::Mismatch {
-                        expected: "`unplayed(player)`".into(),
-                        found: self.describe_expr(from, found),
-                        span: from.span,
-                        help: Some("`place` takes a copy from a player's stock of shapes, e.g. `place s in unplayed(mover) ...`".into()),
-                    });
-                }
-                self.expect_kind(turned, Sym::Relation { item: 0 }, None);
-                self.expect_kind(
-                    layer,
-                    Sym::Layer,
-                    Some("declare the heights with `counter height per cell = 0`".into()),
-                );
-                if let Some(m) = max {
-                    self.expect(m, Ty::Int, cx);
-                }
-                if let Some(f) = feet {
-                    self.expect(f, Ty::Cells, cx);
-                }
-                self.bind(var);
-                self.placement_vars.insert(var.name.clone());
-            }
-            StmtKind::Let { name, value } => {
-                // `let` names a set of cells, one cell, or a direction value.
-                match self.infer_quiet(value, cx) {
-                    Ty::Dir => {
-                        self.infer(value, cx);
-                        self.bind(name);
-                        self.dir_vars.insert(name.name.clone());
-                    }
-                    Ty::Cell => {
-                        self.infer(value, cx);
-                        self.bind(name);
-                    }
-                    _ => {
-                        self.expect(value, Ty::Cells, cx);
-                        self.bind(name);
-                        self.set_vars.insert(name.name.clone());
-                    }
-                }
-            }
+            } => self.place(var, from, turned, layer, (max.as_ref(), feet.as_ref())),
+            StmtKind::Let { name, value } => self.let_stmt(name, value),
             StmtKind::Roll {
                 counters,
                 lo,
                 hi,
                 range,
-            } => {
-                let why = if lo > hi {
-                    Some("the lower bound is above the upper bound")
-                } else if hi - lo >= 256 {
-                    Some("more than 256 values")
-                } else {
-                    None
-                };
-                if let Some(why) = why {
-                    self.report(GameError::RollRange {
-                        lo: *lo,
-                        hi: *hi,
-                        span: *range,
-                        why,
-                    });
-                }
-                for c in counters {
-                    if self.lookup_var(&c.name).is_some() {
-                        self.report(GameError::VariableArithmetic {
-                            name: c.name.clone(),
-                            op: "roll",
-                            span: c.span,
-                        });
-                    } else {
-                        self.assign_target(c, false);
-                    }
-                }
-            }
+            } => self.roll(counters, (*lo, *hi), *range),
             StmtKind::Again => {}
             StmtKind::While { cond, body } => {
                 self.expect(cond, Ty::Bool, cx);
@@ -279,20 +196,7 @@ impl Checker<'_> {
             StmtKind::Remove { at } => {
                 self.expect(at, Ty::Cells, cx);
             }
-            StmtKind::Move { what, to } => {
-                let token = match &what.kind {
-                    ExprKind::Name(id) if self.lookup_var(&id.name).is_none() => {
-                        matches!(self.names.get(&id.name), Some(&i) if self.entries[i].sym == Sym::Token)
-                    }
-                    _ => false,
-                };
-                if token {
-                    self.infer(what, cx);
-                } else {
-                    self.expect(what, Ty::Cell, cx);
-                }
-                self.expect(to, Ty::Cell, cx);
-            }
+            StmtKind::Move { what, to } => self.move_stmt(what, to),
             StmtKind::Shift { what, along } => {
                 self.expect(what, Ty::Cells, cx);
                 self.shift_along(along);
@@ -331,23 +235,7 @@ impl Checker<'_> {
                 max,
                 range,
                 body,
-            } => {
-                if *max == 0 {
-                    self.report(GameError::RepeatNever {
-                        min: *min,
-                        max: *max,
-                        span: *range,
-                    });
-                } else if min > max {
-                    self.report(GameError::RepeatEmpty {
-                        min: *min,
-                        max: *max,
-                        span: *range,
-                    });
-                }
-                let f = self.block(body);
-                self.keep_partial(f);
-            }
+            } => self.repeat((*min, *max), *range, body),
             StmtKind::Distinct(body) => {
                 let f = self.block(body);
                 let frame = self.current();
@@ -365,39 +253,7 @@ impl Checker<'_> {
                 op,
                 value,
             } if self.lookup_var(&target.name).is_some() => {
-                // A new value for a variable: a cell (from a one-cell set), a direction or a set.
-                if *op != AssignOp::Set {
-                    self.report(GameError::VariableArithmetic {
-                        name: target.name.clone(),
-                        op: if *op == AssignOp::Add { "+=" } else { "-=" },
-                        span: target.span,
-                    });
-                    self.infer(value, cx);
-                    return;
-                }
-                if let Some(i) = index {
-                    self.report(TypeError::NotIndexable {
-                        what: format!("variable `{}`", target.name),
-                        span: i.span,
-                    });
-                }
-                let n = target.name.as_str();
-                if self.dir_vars.contains(n) {
-                    self.expect(value, Ty::Dir, cx);
-                } else if self.set_vars.contains(n) {
-                    self.expect(value, Ty::Cells, cx);
-                } else if self.placement_vars.contains(n) || self.player_vars.contains(n) {
-                    self.report(TypeError::Mismatch {
-                        expected: "a variable holding a cell, a direction or cells".into(),
-                        found: format!("`{n}`"),
-                        span: target.span,
-                        help: Some(
-                            "only `pick`, `let` and direction variables take new values".into(),
-                        ),
-                    });
-                } else {
-                    self.expect(value, Ty::Cells, cx);
-                }
+                self.assign_var(target, index.as_ref(), *op, value)
             }
             StmtKind::Assign {
                 target,
@@ -412,6 +268,183 @@ impl Checker<'_> {
                 }
                 self.expect(value, Ty::Int, cx);
             }
+        }
+    }
+
+    /// `pick VAR in FROM [by PLAYER]`: a cell, or a direction of a relation.
+    fn pick(&mut self, var: &Ident, from: &Expr, by: Option<&Expr>) {
+        let cx = Cx::PLAY;
+        if let Some(p) = by {
+            self.expect(p, Ty::Player, cx);
+        }
+        // `pick d in RELATION` chooses a direction; anything else picks a cell.
+        if matches!(self.infer_quiet(from, cx), Ty::Relation | Ty::Direction) {
+            self.infer(from, cx);
+            self.bind(var);
+            self.dir_vars.insert(var.name.clone());
+        } else {
+            self.expect(from, Ty::Cells, cx);
+            self.bind(var);
+        }
+    }
+
+    /// `place VAR in unplayed(P) turned R on LAYER [max N] [feet CELLS]`.
+    fn place(
+        &mut self,
+        var: &Ident,
+        from: &Expr,
+        turned: &Ident,
+        layer: &Ident,
+        (max, feet): (Option<&Expr>, Option<&Expr>),
+    ) {
+        let cx = Cx::PLAY;
+        let found = self.infer(from, cx);
+        let is_unplayed = self.types.func(from) == Some(Func::Unplayed);
+        if !is_unplayed && found != Ty::Error {
+            self.report(TypeError::Mismatch {
+                expected: "`unplayed(player)`".into(),
+                found: self.describe_expr(from, found),
+                span: from.span,
+                help: Some("`place` takes a copy from a player's stock of shapes, e.g. `place s in unplayed(mover) ...`".into()),
+            });
+        }
+        self.expect_kind(turned, Sym::Relation { item: 0 }, None);
+        self.expect_kind(
+            layer,
+            Sym::Layer,
+            Some("declare the heights with `counter height per cell = 0`".into()),
+        );
+        if let Some(m) = max {
+            self.expect(m, Ty::Int, cx);
+        }
+        if let Some(f) = feet {
+            self.expect(f, Ty::Cells, cx);
+        }
+        self.bind(var);
+        self.placement_vars.insert(var.name.clone());
+    }
+
+    /// `let NAME = VALUE`: a set of cells, one cell, or a direction value.
+    fn let_stmt(&mut self, name: &Ident, value: &Expr) {
+        let cx = Cx::PLAY;
+        // `let` names a set of cells, one cell, or a direction value.
+        match self.infer_quiet(value, cx) {
+            Ty::Dir => {
+                self.infer(value, cx);
+                self.bind(name);
+                self.dir_vars.insert(name.name.clone());
+            }
+            Ty::Cell => {
+                self.infer(value, cx);
+                self.bind(name);
+            }
+            _ => {
+                self.expect(value, Ty::Cells, cx);
+                self.bind(name);
+                self.set_vars.insert(name.name.clone());
+            }
+        }
+    }
+
+    /// `roll COUNTERS LO..HI`.
+    fn roll(&mut self, counters: &[Ident], (lo, hi): (i64, i64), range: Span) {
+        let why = if lo > hi {
+            Some("the lower bound is above the upper bound")
+        } else if hi - lo >= 256 {
+            Some("more than 256 values")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.report(GameError::RollRange {
+                lo,
+                hi,
+                span: range,
+                why,
+            });
+        }
+        for c in counters {
+            if self.lookup_var(&c.name).is_some() {
+                self.report(GameError::VariableArithmetic {
+                    name: c.name.clone(),
+                    op: "roll",
+                    span: c.span,
+                });
+            } else {
+                self.assign_target(c, false);
+            }
+        }
+    }
+
+    /// `move WHAT to CELL`: a piece on a cell, or a token.
+    fn move_stmt(&mut self, what: &Expr, to: &Expr) {
+        let cx = Cx::PLAY;
+        let token = match &what.kind {
+            ExprKind::Name(id) if self.lookup_var(&id.name).is_none() => {
+                matches!(self.names.get(&id.name), Some(&i) if self.entries[i].sym == Sym::Token)
+            }
+            _ => false,
+        };
+        if token {
+            self.infer(what, cx);
+        } else {
+            self.expect(what, Ty::Cell, cx);
+        }
+        self.expect(to, Ty::Cell, cx);
+    }
+
+    /// `repeat MIN..MAX { ... }`.
+    fn repeat(&mut self, (min, max): (u32, u32), range: Span, body: &Block) {
+        if max == 0 {
+            self.report(GameError::RepeatNever {
+                min,
+                max,
+                span: range,
+            });
+        } else if min > max {
+            self.report(GameError::RepeatEmpty {
+                min,
+                max,
+                span: range,
+            });
+        }
+        let f = self.block(body);
+        self.keep_partial(f);
+    }
+
+    /// A new value for a variable: a cell (from a one-cell set), a direction or a set.
+    fn assign_var(&mut self, target: &Ident, index: Option<&Expr>, op: AssignOp, value: &Expr) {
+        let cx = Cx::PLAY;
+        // A new value for a variable: a cell (from a one-cell set), a direction or a set.
+        if op != AssignOp::Set {
+            self.report(GameError::VariableArithmetic {
+                name: target.name.clone(),
+                op: if op == AssignOp::Add { "+=" } else { "-=" },
+                span: target.span,
+            });
+            self.infer(value, cx);
+            return;
+        }
+        if let Some(i) = index {
+            self.report(TypeError::NotIndexable {
+                what: format!("variable `{}`", target.name),
+                span: i.span,
+            });
+        }
+        let n = target.name.as_str();
+        if self.dir_vars.contains(n) {
+            self.expect(value, Ty::Dir, cx);
+        } else if self.set_vars.contains(n) {
+            self.expect(value, Ty::Cells, cx);
+        } else if self.placement_vars.contains(n) || self.player_vars.contains(n) {
+            self.report(TypeError::Mismatch {
+                expected: "a variable holding a cell, a direction or cells".into(),
+                found: format!("`{n}`"),
+                span: target.span,
+                help: Some("only `pick`, `let` and direction variables take new values".into()),
+            });
+        } else {
+            self.expect(value, Ty::Cells, cx);
         }
     }
 

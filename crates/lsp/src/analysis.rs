@@ -161,8 +161,9 @@ impl<'a> Analysis<'a> {
 /// Whether a word is a built-in value or function.
 #[must_use]
 pub fn is_builtin(word: &str) -> bool {
-    rulestone_check::builtin_values().any(|b| b == word)
-        || rulestone_check::builtin_functions().any(|(b, _)| b == word)
+    rulestone_check::builtins::TABLE
+        .iter()
+        .any(|b| b.name == word)
 }
 
 fn flatten(decls: Vec<Decl>, into: &mut Vec<Decl>) {

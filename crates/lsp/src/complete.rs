@@ -5,6 +5,7 @@
 
 use lsp_types::{CompletionItem, CompletionItemKind};
 
+use rulestone_check::builtins;
 use rulestone_check::model::DeclKind;
 use rulestone_syntax::keywords;
 
@@ -67,12 +68,10 @@ pub fn complete(
     let mut items = declared;
     items.extend(locals(analysis, offset));
     items.extend(
-        rulestone_check::builtin_values()
-            .map(|b| item(b, CompletionItemKind::CONSTANT, "built-in", 2)),
+        builtins::values().map(|b| item(b.name, CompletionItemKind::CONSTANT, "built-in", 2)),
     );
     items.extend(
-        rulestone_check::builtin_functions()
-            .map(|(name, signature)| item(name, CompletionItemKind::FUNCTION, signature, 2)),
+        builtins::functions().map(|b| item(b.name, CompletionItemKind::FUNCTION, b.signature, 2)),
     );
     items.extend(
         keywords::all()

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
+use rulestone_check::builtins;
 
 use rulestone_syntax::keywords;
 
@@ -72,9 +73,9 @@ pub fn entry(word: &str) -> Option<&'static Entry> {
 /// The hover title of a word: what it is, with a built-in function's signature.
 #[must_use]
 pub fn title(word: &str) -> String {
-    if let Some((_, signature)) = rulestone_check::builtin_functions().find(|(n, _)| *n == word) {
-        format!("built-in function `{signature}`")
-    } else if rulestone_check::builtin_values().any(|n| n == word) {
+    if let Some(f) = builtins::function(word) {
+        format!("built-in function `{}`", f.signature)
+    } else if builtins::value(word).is_some() {
         format!("built-in value `{word}`")
     } else {
         format!("keyword `{word}`")
@@ -115,8 +116,8 @@ fn documented_words() -> impl Iterator<Item = String> {
     keywords::all()
         .iter()
         .cloned()
-        .chain(rulestone_check::builtin_values().map(str::to_string))
-        .chain(rulestone_check::builtin_functions().map(|(n, _)| n.to_string()))
+        .chain(builtins::values().map(|b| b.name.to_string()))
+        .chain(builtins::functions().map(|b| b.name.to_string()))
 }
 
 /// One part of a section.
@@ -454,7 +455,7 @@ fn by_mention(section: &Section, word: &str, shows: Shows) -> Option<Entry> {
 
 #[cfg(test)]
 mod tests {
-    use super::{documented_words, entry, hover, sections, title, REFERENCE};
+    use super::{builtins, documented_words, entry, hover, sections, title, HashMap, REFERENCE};
 
     /// Every keyword and built-in finds its text; the failure names those that lost it.
     #[test]
@@ -464,6 +465,54 @@ mod tests {
             missing.is_empty(),
             "no text in the reference for {missing:?}"
         );
+    }
+
+    /// Every built-in of the checker's table is explained in the reference's own tables
+    /// (§4.3 values, §4.4 functions), and the editor grammar highlights it as what it is: a
+    /// function in the rule of built-in functions, a value in that of built-in constants.
+    #[test]
+    fn every_builtin_is_in_the_reference_and_the_editor_grammar() {
+        let grammar = include_str!("../../../editors/vscode/syntaxes/rulestone.tmLanguage.json");
+        let grammar: serde_json::Value = serde_json::from_str(grammar).expect("grammar JSON");
+        let patterns = grammar["repository"]
+            .as_object()
+            .into_iter()
+            .flat_map(|r| r.values())
+            .flat_map(|r| r["patterns"].as_array().into_iter().flatten());
+        let mut by_scope: HashMap<String, Vec<String>> = HashMap::new();
+        for p in patterns {
+            let scope = p["name"].as_str().or(p["captures"]["1"]["name"].as_str());
+            let words = p["match"].as_str().and_then(|m| {
+                let start = m.find("\\b(")? + 3;
+                let end = start + m[start..].find(')')?;
+                Some(
+                    m[start..end]
+                        .split('|')
+                        .map(str::to_string)
+                        .collect::<Vec<_>>(),
+                )
+            });
+            if let (Some(scope), Some(words)) = (scope, words) {
+                by_scope.entry(scope.to_string()).or_default().extend(words);
+            }
+        }
+        let rule = |scope: &str| by_scope.get(scope).cloned().unwrap_or_default();
+        let functions = rule("support.function.builtin.rulestone");
+        let values = rule("support.constant.builtin.rulestone");
+        let mut missing = Vec::new();
+        for b in builtins::TABLE {
+            let (section, listed) = match b.id {
+                builtins::Builtin::Func(_) => ("4.4", &functions),
+                builtins::Builtin::Value(_) => ("4.3", &values),
+            };
+            if entry(b.name).is_none_or(|e| e.section != section) {
+                missing.push(format!("`{}` in §{section} of grammar/README.md", b.name));
+            }
+            if !listed.iter().any(|w| w == b.name) {
+                missing.push(format!("`{}` in the editor grammar", b.name));
+            }
+        }
+        assert!(missing.is_empty(), "missing: {missing:?}");
     }
 
     /// Every word's text, for reading them over: `cargo test --lib reference -- --ignored

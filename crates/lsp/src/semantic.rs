@@ -8,6 +8,7 @@ use lsp_types::{
     SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens, SemanticTokensLegend,
 };
 
+use rulestone_check::builtins;
 use rulestone_check::model::DeclKind;
 use rulestone_syntax::{keywords, Span};
 
@@ -94,13 +95,13 @@ fn classify_word(a: &Analysis, t: &Token) -> Option<(SemanticTokenType, u32)> {
         return Some((SemanticTokenType::PROPERTY, declaration));
     }
     let called = a.source[t.end..].trim_start().starts_with('(');
-    if called && rulestone_check::builtin_functions().any(|(f, _)| f == word) {
+    if called && builtins::function(word).is_some() {
         return Some((SemanticTokenType::FUNCTION, DEFAULT_LIBRARY));
     }
     if keywords::is_keyword(word) {
         return Some((SemanticTokenType::KEYWORD, 0));
     }
-    if rulestone_check::builtin_values().any(|b| b == word) {
+    if builtins::value(word).is_some() {
         return Some((SemanticTokenType::VARIABLE, DEFAULT_LIBRARY));
     }
     if a.names.cell_named_at(span).is_some() || word.starts_with(|c: char| c.is_ascii_digit()) {

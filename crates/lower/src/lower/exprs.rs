@@ -7,15 +7,18 @@ use rulestone_check::model::{Func, Value};
 use rulestone_ir::build::locals::Placed;
 use rulestone_ir::build::tracks::waiting;
 
-/// A set of cells built from a relation and a set of cells.
-type RelationSet = fn(u16, SetId) -> SetExpr;
-
-/// The built-ins from a relation and a set of cells to a set of cells.
-const RELATION_SETS: [(Func, RelationSet); 3] = [
-    (Func::All, |relation, of| SetExpr::All { relation, of }),
-    (Func::None, |relation, of| SetExpr::None { relation, of }),
-    (Func::Any, |relation, of| SetExpr::Any { relation, of }),
-];
+/// What a built-in lowers to, by the kind of its result; each context takes its kind.
+enum Lowered {
+    Set(SetExpr),
+    Int(IntExpr),
+    Bool(BoolExpr),
+    Dir(u16, DirExpr),
+    Player(PlayerRef),
+    /// `letter(n)`: a template's letter for `n`.
+    Letter(IntId),
+    /// `unplayed(p)`: only `place` reads it, from the call's argument.
+    Stocks,
+}
 
 /// Argument `i` of a built-in's call (the checker has matched them to its signature).
 fn arg(args: &[Expr], i: usize) -> Result<&Expr> {
@@ -75,9 +78,10 @@ impl<'a> Lowerer<'a> {
                 slot: p.slot,
                 table: p.table,
             },
-            _ if self.types.func(e) == Some(Func::Letter) => {
-                TemplatePart::Letter(self.int(arg(call_args(e), 0)?)?)
-            }
+            _ if self.types.func(e) == Some(Func::Letter) => match self.call(e)? {
+                Lowered::Letter(n) => TemplatePart::Letter(n),
+                _ => return err("expected a letter"),
+            },
             (Ty::Dir, _) => {
                 let (relation, dir) = self.dir(e)?;
                 TemplatePart::Dir { relation, dir }
@@ -116,31 +120,8 @@ impl<'a> Lowerer<'a> {
             ExprKind::Call { args, .. } => args,
             _ => return err("expected a direction value"),
         };
-        let func = self.func(e)?;
-        if func == Func::Dir {
-            let relation = self.relation(arg(args, 0)?)?;
-            return Ok((relation, DirExpr::Index(self.int(arg(args, 1)?)?)));
-        }
-        let (r, d) = self.dir(arg(args, 0)?)?;
-        let d = Box::new(d);
-        match func {
-            Func::Left | Func::Right => {
-                let Ok(k) = self.env.int(arg(args, 1)?) else {
-                    return err("the turn of `left` or `right` must be a constant");
-                };
-                let k = i32::try_from(k).unwrap_or(0);
-                Ok((r, DirExpr::Turn(d, if func == Func::Left { -k } else { k })))
-            }
-            Func::Flip => {
-                let axis = match &arg(args, 1)?.kind {
-                    ExprKind::Name(n) => self.board.geometry.axes.iter().position(|a| *a == n.name),
-                    _ => None,
-                };
-                let Some(axis) = axis.and_then(|a| u8::try_from(a).ok()) else {
-                    return err("`flip` takes an axis of the board");
-                };
-                Ok((r, DirExpr::Mirror(d, axis)))
-            }
+        match self.call_with(self.func(e)?, args)? {
+            Lowered::Dir(r, d) => Ok((r, d)),
             _ => err("expected a direction value"),
         }
     }
@@ -183,14 +164,9 @@ impl<'a> Lowerer<'a> {
                     table: p.table,
                 }
             }
-            ExprKind::Name(n) => match (self.locals.get(&n.name), self.types.value(e), self.sym(e))
-            {
+            ExprKind::Name(n) => match (self.locals.get(&n.name), self.value(e), self.sym(e)) {
                 (Some(Local::Set(slot)), ..) => SetExpr::Local(slot),
-                (_, Some(Value::Empty), _) => SetExpr::Empty,
-                (_, Some(Value::Occupied), _) => SetExpr::Occupied,
-                (_, Some(Value::Own), _) => SetExpr::PlayerPieces(PlayerRef::Mover),
-                (_, Some(Value::Enemy), _) => SetExpr::PlayerPieces(PlayerRef::Opponent),
-                (_, Some(Value::Cells), _) => SetExpr::Const(self.prog.board.all),
+                (_, Some(Lowered::Set(s)), _) => s,
                 (.., Some(Sym::Zone(z))) => SetExpr::Const(self.prog.zones[z as usize].cells),
                 _ => match self.cell(e)? {
                     CellRef::Const(c) => SetExpr::Const(CellSet::single(usize::from(c))),
@@ -205,7 +181,10 @@ impl<'a> Lowerer<'a> {
                 }
                 return Ok(acc);
             }
-            ExprKind::Call { args, .. } => self.set_call(self.func(e)?, args)?,
+            ExprKind::Call { .. } => match self.call(e)? {
+                Lowered::Set(s) => s,
+                _ => return err("expected a set of cells"),
+            },
             ExprKind::Binary {
                 op: BinaryOp::Where,
                 lhs,
@@ -229,65 +208,6 @@ impl<'a> Lowerer<'a> {
             _ => SetExpr::Single(self.cell(e)?),
         };
         Ok(self.prog.push_set(s))
-    }
-
-    /// A call of a built-in that gives a set of cells.
-    fn set_call(&mut self, func: Func, args: &[Expr]) -> Result<SetExpr> {
-        let a = |i| arg(args, i);
-        Ok(match func {
-            Func::Pieces => {
-                let Some(Sym::Piece(kind)) = self.sym(a(0)?) else {
-                    return err("`pieces` expects a piece");
-                };
-                let code = 1 + 2 * kind;
-                if let Some(p) = args.get(1) {
-                    let player = self.player(p)?;
-                    return Ok(SetExpr::Pieces { code, player });
-                }
-                let [x, y] = [0, 1].map(|p| {
-                    let player = PlayerRef::Const(p);
-                    self.prog.push_set(SetExpr::Pieces { code, player })
-                });
-                SetExpr::Union(x, y)
-            }
-            Func::Step => match (self.relation_or_dir(a(0)?)?, self.set(a(1)?)?) {
-                ((relation, Some(dir)), of) => SetExpr::StepDir { relation, dir, of },
-                ((relation, None), of) => SetExpr::Step { relation, of },
-            },
-            Func::Ray | Func::Run => {
-                let (relation, dir) = self.relation_or_dir(a(0)?)?;
-                let from = self.cell(a(1)?)?;
-                // `run` takes the set its cells must stay in; `ray` has no third argument.
-                let run = args.get(2).map(|cells| self.set(cells)).transpose()?;
-                SetExpr::Line {
-                    relation,
-                    dir,
-                    from,
-                    run,
-                }
-            }
-            Func::One => SetExpr::First(self.set(a(0)?)?),
-            Func::Group => SetExpr::Group {
-                relation: self.relation(a(0)?)?,
-                from: self.set(a(1)?)?,
-                through: self.set(a(2)?)?,
-            },
-            Func::Between => SetExpr::Between {
-                relation: self.relation(a(0)?)?,
-                from: self.cell(a(1)?)?,
-                run: self.set(a(2)?)?,
-                end: self.set(a(3)?)?,
-            },
-            Func::Brackets => SetExpr::Brackets {
-                relation: self.relation(a(0)?)?,
-                run: self.set(a(1)?)?,
-                end: self.set(a(2)?)?,
-            },
-            _ => match RELATION_SETS.iter().find(|(f, _)| *f == func) {
-                Some((_, make)) => make(self.relation(a(0)?)?, self.set(a(1)?)?),
-                None => return err(format!("`{func:?}` does not give a set of cells")),
-            },
-        })
     }
 
     /// What the name `e` lowers to, if it names a declaration.
@@ -351,13 +271,16 @@ impl<'a> Lowerer<'a> {
     }
 
     fn player_at(&mut self, e: &Expr) -> Result<PlayerRef> {
-        match (&e.kind, self.sym(e), self.types.value(e)) {
-            (_, Some(Sym::Player(p)), _) => Ok(PlayerRef::Const(p)),
-            (_, _, Some(Value::Mover)) => Ok(PlayerRef::Mover),
-            (_, _, Some(Value::Opponent)) => Ok(PlayerRef::Opponent),
-            (ExprKind::Call { args, .. }, ..) if self.func(e)? == Func::Owner => {
-                Ok(PlayerRef::Owner(self.cell(arg(args, 0)?)?))
-            }
+        if let Some(Sym::Player(p)) = self.sym(e) {
+            return Ok(PlayerRef::Const(p));
+        }
+        let lowered = match &e.kind {
+            ExprKind::Name(_) => self.value(e),
+            ExprKind::Call { .. } => Some(self.call(e)?),
+            _ => None,
+        };
+        match lowered {
+            Some(Lowered::Player(p)) => Ok(p),
             _ => err("expected a player"),
         }
     }
@@ -387,8 +310,10 @@ impl<'a> Lowerer<'a> {
                     base,
                     cell: CellRef::Candidate,
                 },
-                _ if self.types.value(e) == Some(Value::Repetitions) => IntExpr::Repetitions,
-                _ => return err(format!("`{}` is not a number", n.name)),
+                _ => match self.value(e) {
+                    Some(Lowered::Int(i)) => i,
+                    _ => return err(format!("`{}` is not a number", n.name)),
+                },
             },
             ExprKind::Field { base, field } => {
                 let cell = self.cell(base)?;
@@ -408,22 +333,8 @@ impl<'a> Lowerer<'a> {
                 },
                 _ => return err("only a counter can be indexed"),
             },
-            ExprKind::Call { args, .. } => match self.func(e)? {
-                Func::Count => IntExpr::Count(self.set(arg(args, 0)?)?),
-                Func::Points => IntExpr::Points(self.player(arg(args, 0)?)?),
-                Func::Won => IntExpr::Won(self.player(arg(args, 0)?)?),
-                Func::Waiting => {
-                    let ExprKind::Name(t) = &arg(args, 0)?.kind else {
-                        return err("`waiting` expects a track");
-                    };
-                    let (base, track) = self.track(&t.name)?;
-                    let owner = self.owner_or_mover(args.get(1))?;
-                    waiting(&mut self.prog, base, &super::stmts::lanes(&track), owner)
-                }
-                Func::Index => {
-                    let (relation, dir) = self.dir(arg(args, 0)?)?;
-                    IntExpr::DirIndex { relation, dir }
-                }
+            ExprKind::Call { .. } => match self.call(e)? {
+                Lowered::Int(i) => i,
                 _ => return err("expected a number"),
             },
             ExprKind::Unary {
@@ -471,27 +382,9 @@ impl<'a> Lowerer<'a> {
                 let x = self.bool(operand)?;
                 return Ok(self.prog.not(x));
             }
-            ExprKind::Call { args, .. } => {
-                let a = |i| arg(args, i);
-                let b = match self.func(e)? {
-                    Func::Connected => BoolExpr::Connected {
-                        relation: self.relation(a(0)?)?,
-                        through: self.set(a(1)?)?,
-                        from: self.set(a(2)?)?,
-                        to: self.set(a(3)?)?,
-                    },
-                    Func::Completes => {
-                        let Some(Sym::Pattern(pattern)) = self.sym(a(0)?) else {
-                            return err("`completes` expects a pattern");
-                        };
-                        let cell = self.cell(a(1)?)?;
-                        BoolExpr::Completes {
-                            pattern,
-                            cell,
-                            set: self.set(a(2)?)?,
-                        }
-                    }
-                    _ => return err("expected a condition"),
+            ExprKind::Call { .. } => {
+                let Lowered::Bool(b) = self.call(e)? else {
+                    return err("expected a condition");
                 };
                 return Ok(self.prog.push_bool(b));
             }
@@ -549,5 +442,171 @@ impl<'a> Lowerer<'a> {
             }
         };
         Ok(self.prog.push_bool(b))
+    }
+}
+
+/// The built-ins: one exhaustive match over the ids the checker resolved, so a new built-in is
+/// lowered here or does not compile.
+impl Lowerer<'_> {
+    /// What the call `e` of a built-in lowers to.
+    fn call(&mut self, e: &Expr) -> Result<Lowered> {
+        self.call_with(self.func(e)?, call_args(e))
+    }
+
+    fn call_with(&mut self, func: Func, args: &[Expr]) -> Result<Lowered> {
+        let a = |i| arg(args, i);
+        Ok(match func {
+            Func::Pieces => Lowered::Set(self.pieces(args)?),
+            Func::Step => Lowered::Set(match (self.relation_or_dir(a(0)?)?, self.set(a(1)?)?) {
+                ((relation, Some(dir)), of) => SetExpr::StepDir { relation, dir, of },
+                ((relation, None), of) => SetExpr::Step { relation, of },
+            }),
+            Func::Ray | Func::Run => Lowered::Set(self.line(args)?),
+            Func::One => Lowered::Set(SetExpr::First(self.set(a(0)?)?)),
+            Func::Group => Lowered::Set(SetExpr::Group {
+                relation: self.relation(a(0)?)?,
+                from: self.set(a(1)?)?,
+                through: self.set(a(2)?)?,
+            }),
+            Func::Between => Lowered::Set(SetExpr::Between {
+                relation: self.relation(a(0)?)?,
+                from: self.cell(a(1)?)?,
+                run: self.set(a(2)?)?,
+                end: self.set(a(3)?)?,
+            }),
+            Func::Brackets => Lowered::Set(SetExpr::Brackets {
+                relation: self.relation(a(0)?)?,
+                run: self.set(a(1)?)?,
+                end: self.set(a(2)?)?,
+            }),
+            Func::All | Func::None | Func::Any => {
+                let (relation, of) = (self.relation(a(0)?)?, self.set(a(1)?)?);
+                Lowered::Set(match func {
+                    Func::All => SetExpr::All { relation, of },
+                    Func::None => SetExpr::None { relation, of },
+                    _ => SetExpr::Any { relation, of },
+                })
+            }
+            Func::Count => Lowered::Int(IntExpr::Count(self.set(a(0)?)?)),
+            Func::Points => Lowered::Int(IntExpr::Points(self.player(a(0)?)?)),
+            Func::Won => Lowered::Int(IntExpr::Won(self.player(a(0)?)?)),
+            Func::Waiting => Lowered::Int(self.waiting(args)?),
+            Func::Index => {
+                let (relation, dir) = self.dir(a(0)?)?;
+                Lowered::Int(IntExpr::DirIndex { relation, dir })
+            }
+            Func::Connected => Lowered::Bool(BoolExpr::Connected {
+                relation: self.relation(a(0)?)?,
+                through: self.set(a(1)?)?,
+                from: self.set(a(2)?)?,
+                to: self.set(a(3)?)?,
+            }),
+            Func::Completes => Lowered::Bool(self.completes(args)?),
+            Func::Dir => {
+                let relation = self.relation(a(0)?)?;
+                Lowered::Dir(relation, DirExpr::Index(self.int(a(1)?)?))
+            }
+            Func::Left | Func::Right | Func::Flip => self.turn(func, args)?,
+            Func::Owner => Lowered::Player(PlayerRef::Owner(self.cell(a(0)?)?)),
+            Func::Letter => Lowered::Letter(self.int(a(0)?)?),
+            Func::Unplayed => Lowered::Stocks,
+        })
+    }
+
+    /// What the name `e` of a built-in value lowers to.
+    fn value(&self, e: &Expr) -> Option<Lowered> {
+        Some(match self.types.value(e)? {
+            Value::Cells => Lowered::Set(SetExpr::Const(self.prog.board.all)),
+            Value::Empty => Lowered::Set(SetExpr::Empty),
+            Value::Occupied => Lowered::Set(SetExpr::Occupied),
+            Value::Own => Lowered::Set(SetExpr::PlayerPieces(PlayerRef::Mover)),
+            Value::Enemy => Lowered::Set(SetExpr::PlayerPieces(PlayerRef::Opponent)),
+            Value::Mover => Lowered::Player(PlayerRef::Mover),
+            Value::Opponent => Lowered::Player(PlayerRef::Opponent),
+            Value::Repetitions => Lowered::Int(IntExpr::Repetitions),
+        })
+    }
+
+    /// `pieces(k)` (of either player) or `pieces(k, p)`.
+    fn pieces(&mut self, args: &[Expr]) -> Result<SetExpr> {
+        let Some(Sym::Piece(kind)) = self.sym(arg(args, 0)?) else {
+            return err("`pieces` expects a piece");
+        };
+        let code = 1 + 2 * kind;
+        if let Some(p) = args.get(1) {
+            let player = self.player(p)?;
+            return Ok(SetExpr::Pieces { code, player });
+        }
+        let [x, y] = [0, 1].map(|p| {
+            let player = PlayerRef::Const(p);
+            self.prog.push_set(SetExpr::Pieces { code, player })
+        });
+        Ok(SetExpr::Union(x, y))
+    }
+
+    /// `ray(R, c)` or `run(R, c, S)`.
+    fn line(&mut self, args: &[Expr]) -> Result<SetExpr> {
+        let (relation, dir) = self.relation_or_dir(arg(args, 0)?)?;
+        let from = self.cell(arg(args, 1)?)?;
+        // `run` takes the set its cells must stay in; `ray` has no third argument.
+        let run = args.get(2).map(|cells| self.set(cells)).transpose()?;
+        Ok(SetExpr::Line {
+            relation,
+            dir,
+            from,
+            run,
+        })
+    }
+
+    /// `waiting(T)` or `waiting(T, p)`.
+    fn waiting(&mut self, args: &[Expr]) -> Result<IntExpr> {
+        let ExprKind::Name(t) = &arg(args, 0)?.kind else {
+            return err("`waiting` expects a track");
+        };
+        let (base, track) = self.track(&t.name)?;
+        let owner = self.owner_or_mover(args.get(1))?;
+        Ok(waiting(
+            &mut self.prog,
+            base,
+            &super::stmts::lanes(&track),
+            owner,
+        ))
+    }
+
+    /// `completes(P, c, S)`.
+    fn completes(&mut self, args: &[Expr]) -> Result<BoolExpr> {
+        let Some(Sym::Pattern(pattern)) = self.sym(arg(args, 0)?) else {
+            return err("`completes` expects a pattern");
+        };
+        let cell = self.cell(arg(args, 1)?)?;
+        Ok(BoolExpr::Completes {
+            pattern,
+            cell,
+            set: self.set(arg(args, 2)?)?,
+        })
+    }
+
+    /// `left(d, k)`, `right(d, k)` (a constant turn) or `flip(d, axis)`.
+    fn turn(&mut self, func: Func, args: &[Expr]) -> Result<Lowered> {
+        let (r, d) = self.dir(arg(args, 0)?)?;
+        let d = Box::new(d);
+        if func == Func::Flip {
+            let axis = match &arg(args, 1)?.kind {
+                ExprKind::Name(n) => self.board.geometry.axes.iter().position(|a| *a == n.name),
+                _ => None,
+            };
+            let Some(axis) = axis.and_then(|a| u8::try_from(a).ok()) else {
+                return err("`flip` takes an axis of the board");
+            };
+            return Ok(Lowered::Dir(r, DirExpr::Mirror(d, axis)));
+        }
+        let Ok(k) = self.env.int(arg(args, 1)?) else {
+            return err("the turn of `left` or `right` must be a constant");
+        };
+        let k = i32::try_from(k).unwrap_or(0);
+        Ok(Lowered::Dir(
+            r,
+            DirExpr::Turn(d, if func == Func::Left { -k } else { k }),
+        ))
     }
 }
