@@ -1,5 +1,5 @@
 //! `rulestone compile`: game files to a `rulestone` binary whose move generation is compiled
-//! Rust ([`codegen`](crate::codegen)), the way RBG compiles games to C++.
+//! Rust ([`codegen`] crate), the way RBG compiles games to C++.
 //!
 //! The command writes a small Cargo crate (the generated module plus a `main` that registers it
 //! and runs the ordinary CLI) and builds it with `cargo build --release`. The binary accepts

@@ -6,7 +6,7 @@
 //! given on the command line (`--max-nodes`, `--time-limit`) stopped a run that then reported
 //! what it had finished.
 //!
-//! Every game command shares one loading pipeline ([`load`]): read the file, parse, check
+//! Every game command shares one loading pipeline (`load`): read the file, parse, check
 //! (errors are rendered, warnings are left to `rulestone check`), resolve the `--set` options,
 //! lower to the IR, and build an engine, then play the `--after` moves.
 

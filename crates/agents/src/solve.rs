@@ -8,7 +8,7 @@
 //! loss in `d`, `0` a draw. A score belongs to a position and its player to move, not to the
 //! root, so a stored score means the same wherever the position comes back. Passing a score up
 //! one decision moves it one step towards 0, and negates it when the turn changes hands
-//! ([`backed`]); maximising it picks the shortest win and the longest loss.
+//! (`backed`); maximising it picks the shortest win and the longest loss.
 //!
 //! # The search
 //!

@@ -1,4 +1,4 @@
-//! Stage 2: AST → checked game. Resolution, types, options, geometry; all problems reported.
+//! The checker: syntax tree → checked game. Names, types, options, geometry; every problem.
 //!
 //! [`check`] runs the passes below over one file and collects every problem instead of
 //! stopping at the first; a pass that depends on an earlier one (e.g. cell names on the board)

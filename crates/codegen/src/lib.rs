@@ -1,5 +1,5 @@
 //! IR → Rust: the move generation of programs translated into Rust source for the compiled
-//! backend ([`compiled`](rulestone_runtime::compiled)).
+//! backend (`compiled`).
 //!
 //! Each op the generating walk can stop at becomes a function that does the op's work and calls
 //! its continuation; each set, integer and condition becomes a small function the compiler
@@ -7,7 +7,7 @@
 //! choice points, decisions and order), so both backends list the same moves;
 //! `tests/compiled.rs` checks that on every bundled game. What an op does (a piece's code, a
 //! roll's value, an assignment, where a `place` copy rests) is the runtime's
-//! ([`rulestone_runtime::ops`], [`AssignKind::apply`]), which the interpreter calls too: the
+//! (`rulestone_runtime::ops`, [`AssignKind::apply`]), which the interpreter calls too: the
 //! generated code calls it and adds the control flow. Calls between generated functions are
 //! recorded as they are written ([`Call`]), which decides what is emitted and inlined.
 
@@ -27,8 +27,8 @@ pub struct Unit<'a> {
 }
 
 /// A Rust module (a file for `mod NAME;`) holding `pub static TURNS`, one
-/// [`CompiledTurn`](rulestone_runtime::compiled::CompiledTurn) per unit, ready for
-/// [`Compiled::new`](rulestone_runtime::compiled::Compiled::new).
+/// `CompiledTurn` per unit, ready for
+/// `Compiled::new`.
 #[must_use]
 pub fn emit(units: &[Unit<'_>]) -> String {
     let mut out = String::new();
@@ -466,7 +466,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Lists the move, complete on arriving at `pc`: a move whose decisions all lie in its
-    /// first word (see [`Move::short`](rulestone_runtime::Move::short)) is listed as that word.
+    /// first word (see `Move::short`) is listed as that word.
     fn leaf(&self, pc: usize) -> String {
         if self.most.get(pc).is_some_and(|&n| n < SHORT_MOVE) {
             "g.leaf_short(m);".to_string()
@@ -2570,7 +2570,7 @@ fn assignment(slot: AssignSlot, op: AssignKind) -> (String, &'static str) {
 /// reaches it agrees (`None` where walks differ, e.g. in a `repeat` that chooses whether to go
 /// on, or where none goes), and the most it can hold (up to [`rulestone_ir::MAX_DECISIONS`], also
 /// where no walk goes). Generated code writes a decision at a place fixed when compiling
-/// ([`Gen::extend_at`](rulestone_runtime::compiled::Gen::extend_at)) and lists a short move as one word.
+/// (`Gen::extend_at`) and lists a short move as one word.
 fn decision_counts(p: &Program) -> (Vec<Option<u8>>, Vec<usize>) {
     /// Not reached yet; a known count; walks that differ.
     #[derive(Clone, Copy, PartialEq)]
@@ -2688,7 +2688,7 @@ fn cell_reads(c: CellRef) -> Reads {
 }
 
 /// Whether a program's moves need nothing of the engine but the position, so that searches
-/// can run on the position value ([`FastTurn`](rulestone_runtime::compiled::FastTurn)): `distinct` blocks
+/// can run on the position value (`FastTurn`): `distinct` blocks
 /// need the engine's sets of seen positions.
 fn runs_fast(p: &Program) -> bool {
     // A history (`repetitions`) is kept beside the position value by the run itself.

@@ -5,7 +5,7 @@
 //! the diagnostics `rulestone check` gives, published on every open and change and cleared on
 //! close; formatting (one whole-document edit from [`format_source`]); the outline (document
 //! symbols) and hover on declared names, from the syntax tree; hover on keywords and built-ins,
-//! from the language reference's text ([`reference`]); the definition, references
+//! from the language reference's text ([`reference`](mod@reference)); the definition, references
 //! and renaming of any name, completion, the checker's suggestions as quick fixes
 //! and semantic tokens, from the checker's names and a lexical scan ([`analysis`]).
 //! Positions are UTF-16 code units, as LSP requires ([`position`]).

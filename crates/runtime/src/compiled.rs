@@ -1,4 +1,4 @@
-//! The compiled backend: a turn program translated to Rust by [`codegen`](super::codegen) and
+//! The compiled backend: a turn program translated to Rust by `rulestone-codegen` and
 //! linked into a binary (`rulestone compile`). The translation makes the same choices in the same
 //! order as the interpreter, only without dispatch; an [`Engine`] built with
 //! [`Backend::Compiled`] (which [`Compiled::backend_for`] gives only for the program the code was

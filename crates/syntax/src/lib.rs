@@ -1,4 +1,4 @@
-//! Stage 1: text → AST. Only this module knows pest; everything downstream sees `ast` types.
+//! Text → syntax tree. Only this crate knows pest; every stage after it sees `ast` types.
 
 pub mod ast;
 mod error;
