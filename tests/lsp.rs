@@ -280,6 +280,62 @@ fn bad_requests_get_errors_and_the_server_goes_on() {
     assert_eq!(status.code(), Some(0), "{status}");
 }
 
+/// Frames that would end a server reading with `lsp-server`'s own framing: each is answered
+/// with JSON-RPC's error (`id: null`) and the session goes on; a request after `shutdown` is
+/// refused, and `exit` still ends the session cleanly.
+#[test]
+fn malformed_frames_and_requests_after_shutdown_are_answered() {
+    let mut session = Session::start();
+    initialize(&mut session);
+    let mut answers = Vec::new();
+    let max = rulestone::lsp::transport::MAX_MESSAGE_BYTES;
+    let hostile = [
+        "Content-Length: 9\r\n\r\n{not json".to_string(),
+        "X-Nothing: 1\r\n\r\n".to_string(),
+        "Content-Length: ten\r\n\r\n".to_string(),
+        format!(
+            "Content-Length: {}\r\n\r\n{}",
+            max + 1,
+            " ".repeat(usize::try_from(max + 1).unwrap_or(0))
+        ),
+        format!(
+            "Content-Length: 24\r\n\r\n{}",
+            json!({"jsonrpc": "2.0", "x": 17})
+        ),
+    ];
+    for frame in &hostile {
+        let stdin = session.stdin.as_mut().expect("stdin open");
+        stdin.write_all(frame.as_bytes()).expect("write");
+        stdin.flush().expect("flush");
+        let answer = session.receive();
+        answers.push(format!(
+            "id {} · code {}",
+            answer["id"], answer["error"]["code"]
+        ));
+    }
+    // The server still answers.
+    let symbols = session.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": "file:///nowhere.game"}}),
+    );
+    assert_eq!(symbols["result"], Value::Null, "{symbols}");
+    let answer = session.request("shutdown", Value::Null);
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    let late = session.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    answers.push(format!(
+        "after shutdown: code {} · {}",
+        late["error"]["code"], late["error"]["message"]
+    ));
+    session.notify("exit", Value::Null);
+    drop(session.stdin.take());
+    let status = session.child.wait().expect("wait");
+    assert_eq!(status.code(), Some(0), "{status}");
+    snap!("malformed_frames", answers.join("\n"));
+}
+
 #[test]
 fn exit_without_shutdown_is_a_failure() {
     let mut session = Session::start();

@@ -1,7 +1,6 @@
 //! `rulestone lsp`: the language server ([`crate::lsp`]) on standard input and output.
 
 use clap::Args;
-use lsp_server::Connection;
 
 use super::{CliError, Fail, Result};
 
@@ -9,7 +8,7 @@ use super::{CliError, Fail, Result};
 pub struct LspArgs {}
 
 pub(crate) fn run(_args: &LspArgs) -> Result<()> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, io_threads) = crate::lsp::transport::stdio();
     let served = crate::lsp::serve(&connection);
     // Closing the connection lets the writer thread finish.
     drop(connection);

@@ -11,8 +11,11 @@
 //! Positions are UTF-16 code units, as LSP requires ([`position`]).
 //!
 //! [`serve`] runs the whole session over any [`Connection`]: the CLI gives it standard input
-//! and output, tests may give it an in-memory one. Nothing a client sends can crash it: a
-//! malformed request is answered with an error, a malformed notification is ignored.
+//! and output ([`transport::stdio`], which answers a malformed or oversized frame with
+//! JSON-RPC's error and reads on), tests may give it an in-memory one. Nothing a client sends
+//! can crash it: a malformed request is answered with an error, a malformed notification is
+//! ignored, a request after `shutdown` is refused. Diagnostics are checked when the client has
+//! nothing more queued, so a burst of changes is checked once, for its last text.
 
 pub mod actions;
 pub mod analysis;
@@ -24,17 +27,18 @@ pub mod refs;
 pub mod semantic;
 pub mod symbols;
 pub mod tokens;
+pub mod transport;
 
 use std::collections::HashMap;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Exit,
     Notification as NotificationTrait, PublishDiagnostics,
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest,
+    PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest, Shutdown,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionItem,
@@ -127,23 +131,43 @@ pub fn serve(connection: &Connection) -> Result<(), ServeError> {
         connection,
         documents: HashMap::new(),
         declared: std::cell::RefCell::default(),
+        unchecked: HashMap::new(),
     };
-    while let Ok(message) = connection.receiver.recv() {
+    let mut shut_down = false;
+    loop {
+        // Diagnostics wait until the client has nothing more queued: a burst of keystrokes is
+        // checked once, for its last text, and answers never queue behind stale checks.
+        if connection.receiver.is_empty() {
+            server.publish_unchecked()?;
+        }
+        let Ok(message) = connection.receiver.recv() else {
+            break;
+        };
         match message {
-            Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
-                    return Ok(());
-                }
-                server.request(request)?;
+            Message::Request(request) if shut_down => server.send(Response::new_err(
+                request.id,
+                ErrorCode::InvalidRequest as i32,
+                "the server is shut down: only `exit` is expected".to_string(),
+            ))?,
+            Message::Request(request) if request.method == Shutdown::METHOD => {
+                shut_down = true;
+                server.send(Response::new_ok(request.id, ()))?;
             }
-            Message::Notification(notification) => {
-                if notification.method == lsp_types::notification::Exit::METHOD {
-                    return Err(ServeError("`exit` came before `shutdown`".to_string()));
-                }
-                server.notification(notification)?;
+            Message::Request(request) => server.request(request)?,
+            Message::Notification(notification) if notification.method == Exit::METHOD => {
+                return if shut_down {
+                    Ok(())
+                } else {
+                    Err(ServeError("`exit` came before `shutdown`".to_string()))
+                };
             }
+            Message::Notification(_) if shut_down => {}
+            Message::Notification(notification) => server.notification(notification)?,
             Message::Response(_) => {}
         }
+    }
+    if shut_down {
+        return Ok(());
     }
     Err(ServeError(
         "the client closed the connection without `shutdown`".to_string(),
@@ -157,6 +181,8 @@ struct Server<'a> {
     /// The names each document declared when it last parsed: completion offers them while the
     /// text being typed does not parse.
     declared: std::cell::RefCell<HashMap<Uri, Vec<CompletionItem>>>,
+    /// Documents changed since their diagnostics were last published, with their versions.
+    unchecked: HashMap<Uri, Option<i32>>,
 }
 
 impl Server<'_> {
@@ -268,7 +294,7 @@ impl Server<'_> {
                 {
                     let uri = p.text_document.uri;
                     self.documents.insert(uri.clone(), p.text_document.text);
-                    self.publish(&uri, Some(p.text_document.version))?;
+                    self.unchecked.insert(uri, Some(p.text_document.version));
                 }
             }
             DidChangeTextDocument::METHOD => {
@@ -281,7 +307,7 @@ impl Server<'_> {
                         apply(&mut text, change);
                     }
                     self.documents.insert(uri.clone(), text);
-                    self.publish(&uri, Some(p.text_document.version))?;
+                    self.unchecked.insert(uri, Some(p.text_document.version));
                 }
             }
             DidCloseTextDocument::METHOD => {
@@ -290,11 +316,20 @@ impl Server<'_> {
                 {
                     let uri = p.text_document.uri;
                     self.documents.remove(&uri);
+                    self.unchecked.remove(&uri);
                     self.declared.borrow_mut().remove(&uri);
                     self.send_diagnostics(uri, Vec::new(), None)?;
                 }
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// Checks every document changed since it was last checked and publishes its diagnostics.
+    fn publish_unchecked(&mut self) -> Result<(), ServeError> {
+        for (uri, version) in std::mem::take(&mut self.unchecked) {
+            self.publish(&uri, version)?;
         }
         Ok(())
     }
@@ -481,5 +516,57 @@ mod tests {
         assert!(matches!(wait(), Some(Message::Response(r)) if r.id == RequestId::from(2)));
         assert!(send(Notification::new("exit".into(), json!(null)).into()));
         assert!(matches!(running.join(), Ok(Ok(()))));
+    }
+
+    /// Changes queued behind each other are checked once, for the last text: the server never
+    /// falls behind a client typing faster than it checks.
+    #[test]
+    fn a_burst_of_changes_is_checked_once() {
+        use lsp_server::{Connection, Message, Notification, Request, RequestId};
+        use serde_json::json;
+        use std::time::Duration;
+
+        let (server, client) = Connection::memory();
+        let send = |m: Message| client.sender.send(m).is_ok();
+        let initialize = Request::new(
+            RequestId::from(1),
+            "initialize".into(),
+            json!({"capabilities": {}}),
+        );
+        assert!(send(initialize.into()));
+        assert!(send(
+            Notification::new("initialized".into(), json!({})).into()
+        ));
+        let uri = "file:///x.game";
+        let open = json!({"textDocument": {"uri": uri, "languageId": "rulestone", "version": 1, "text": ""}});
+        assert!(send(
+            Notification::new("textDocument/didOpen".into(), open).into()
+        ));
+        for version in 2..=20 {
+            let text = format!("game \"x\"\nplayers A, B\nturn {{ win nobody }} // {version}\n");
+            let change = json!({"textDocument": {"uri": uri, "version": version},
+                                "contentChanges": [{"text": text}]});
+            assert!(send(
+                Notification::new("textDocument/didChange".into(), change).into()
+            ));
+        }
+        let running = std::thread::spawn(move || super::serve(&server));
+        let mut published = Vec::new();
+        while let Ok(m) = client.receiver.recv_timeout(Duration::from_secs(30)) {
+            if let Message::Notification(n) = m {
+                published.push(n.params["version"].clone());
+                break;
+            }
+        }
+        let shutdown = Request::new(RequestId::from(2), "shutdown".into(), json!(null));
+        assert!(send(shutdown.into()));
+        assert!(send(Notification::new("exit".into(), json!(null)).into()));
+        assert!(matches!(running.join(), Ok(Ok(()))));
+        // Nothing was published after the one set of diagnostics.
+        published.extend(client.receiver.try_iter().filter_map(|m| match m {
+            Message::Notification(n) => Some(n.params["version"].clone()),
+            _ => None,
+        }));
+        assert_eq!(published, [json!(20)]);
     }
 }

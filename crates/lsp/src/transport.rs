@@ -1,0 +1,305 @@
+//! Standard input and output as an LSP [`Connection`], framed here rather than by
+//! `lsp-server`, so that no frame a client sends can end or crash the session.
+//!
+//! A frame is headers (`Content-Length: N`, others ignored), a blank line and `N` bytes of
+//! JSON-RPC. What `lsp-server`'s own reader would die on is answered with JSON-RPC's error
+//! (`id: null`) and the next frame is read:
+//! - a body longer than [`MAX_MESSAGE_BYTES`] is skipped without being held in memory
+//!   (error `-32600`, invalid request);
+//! - a header without a valid `Content-Length`, or a header line longer than
+//!   [`MAX_HEADER_LINE`], is skipped (error `-32700`, parse error);
+//! - a body that is not JSON, or not a request, response or notification (`-32700`).
+//!
+//! Only the end of the input, or an `exit` notification, ends the reader.
+
+use std::io::{self, BufRead, Read, Write};
+use std::thread::JoinHandle;
+
+use lsp_server::{Connection, Message};
+
+/// The largest message body read: 64 MiB, far above any game file's text.
+pub const MAX_MESSAGE_BYTES: u64 = 64 << 20;
+
+/// The longest header line read.
+pub const MAX_HEADER_LINE: u64 = 8 << 10;
+
+/// JSON-RPC's code for a message that cannot be parsed.
+const PARSE_ERROR: i32 = -32700;
+/// JSON-RPC's code for a message that is not a valid request.
+const INVALID_REQUEST: i32 = -32600;
+
+/// The threads that carry a [`stdio`] connection.
+pub struct IoThreads {
+    writer: JoinHandle<io::Result<()>>,
+}
+
+impl IoThreads {
+    /// Waits until every message the server sent is written. (The reader is not waited for: it
+    /// may be blocked on input that never comes once the session ended.)
+    ///
+    /// # Errors
+    /// Writing to standard output failed.
+    pub fn join(self) -> io::Result<()> {
+        self.writer
+            .join()
+            .map_err(|_| io::Error::other("the writer thread panicked"))?
+    }
+}
+
+/// A connection over standard input and output.
+#[must_use]
+pub fn stdio() -> (Connection, IoThreads) {
+    let (to_client, outgoing) = crossbeam_channel::unbounded::<Message>();
+    let (incoming, from_client) = crossbeam_channel::unbounded::<Message>();
+    let writer = std::thread::spawn(move || {
+        for message in outgoing {
+            message.write(&mut io::stdout().lock())?;
+        }
+        Ok(())
+    });
+    std::thread::spawn(move || {
+        let mut input = io::stdin().lock();
+        read_frames(&mut input, &incoming, &mut |code, message| {
+            write_error(&mut io::stdout().lock(), code, message)
+        })
+    });
+    let connection = Connection {
+        sender: to_client,
+        receiver: from_client,
+    };
+    (connection, IoThreads { writer })
+}
+
+/// One frame read: a message, a frame to answer with an error, or the end of the input.
+#[derive(Debug)]
+enum Frame {
+    Message(Message),
+    Bad { code: i32, message: String },
+    End,
+}
+
+/// Reads frames until the input ends or an `exit` notification came, passing messages on and
+/// answering bad frames on `out`.
+fn read_frames(
+    input: &mut impl BufRead,
+    incoming: &crossbeam_channel::Sender<Message>,
+    answer: &mut impl FnMut(i32, &str) -> io::Result<()>,
+) -> io::Result<()> {
+    loop {
+        match read_frame(input)? {
+            Frame::End => return Ok(()),
+            Frame::Message(message) => {
+                let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
+                if incoming.send(message).is_err() || exit {
+                    return Ok(());
+                }
+            }
+            Frame::Bad { code, message } => answer(code, &message)?,
+        }
+    }
+}
+
+/// Writes a JSON-RPC error with `id: null`, framed.
+fn write_error(out: &mut impl Write, code: i32, message: &str) -> io::Result<()> {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": { "code": code, "message": message },
+    })
+    .to_string();
+    write!(out, "Content-Length: {}\r\n\r\n{body}", body.len())?;
+    out.flush()
+}
+
+/// Reads one frame.
+fn read_frame(input: &mut impl BufRead) -> io::Result<Frame> {
+    let mut length: Option<Result<u64, String>> = None;
+    let mut any_header = false;
+    loop {
+        let mut line = Vec::new();
+        let read = input.take(MAX_HEADER_LINE).read_until(b'\n', &mut line)?;
+        if read == 0 {
+            return Ok(Frame::End);
+        }
+        if !line.ends_with(b"\n") {
+            if read as u64 == MAX_HEADER_LINE {
+                skip_line(input)?;
+                any_header = true;
+                length = Some(Err(format!(
+                    "a header line is longer than {MAX_HEADER_LINE} bytes"
+                )));
+                continue;
+            }
+            // The input ended inside a header.
+            return Ok(Frame::End);
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\r', '\n']);
+        if text.is_empty() {
+            if !any_header {
+                // Blank lines between frames are tolerated.
+                continue;
+            }
+            break;
+        }
+        any_header = true;
+        if let Some((name, value)) = text.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("content-length") && length.is_none() {
+                length =
+                    Some(value.trim().parse::<u64>().map_err(|_| {
+                        format!("`Content-Length: {}` is not a length", value.trim())
+                    }));
+            }
+        }
+    }
+    match length {
+        None => Ok(bad(PARSE_ERROR, "a frame without `Content-Length`")),
+        Some(Err(message)) => Ok(bad(PARSE_ERROR, &message)),
+        Some(Ok(n)) if n > MAX_MESSAGE_BYTES => {
+            let skipped = io::copy(&mut input.take(n), &mut io::sink())?;
+            if skipped < n {
+                return Ok(Frame::End);
+            }
+            Ok(bad(
+                INVALID_REQUEST,
+                &format!("a message of {n} bytes is over the limit of {MAX_MESSAGE_BYTES} bytes"),
+            ))
+        }
+        Some(Ok(n)) => read_body(input, n),
+    }
+}
+
+/// Reads a body of `n` bytes (at most [`MAX_MESSAGE_BYTES`]) as a message.
+fn read_body(input: &mut impl BufRead, n: u64) -> io::Result<Frame> {
+    let mut body = Vec::new();
+    let read = input.take(n).read_to_end(&mut body)?;
+    if (read as u64) < n {
+        return Ok(Frame::End);
+    }
+    Ok(match serde_json::from_slice::<Message>(&body) {
+        Ok(message) => Frame::Message(message),
+        Err(e) => bad(PARSE_ERROR, &format!("not a JSON-RPC message: {e}")),
+    })
+}
+
+fn bad(code: i32, message: &str) -> Frame {
+    Frame::Bad {
+        code,
+        message: message.to_string(),
+    }
+}
+
+/// Skips the rest of an overlong line.
+fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            input.consume(i + 1);
+            return Ok(());
+        }
+        let n = buf.len();
+        input.consume(n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(body: &str) -> String {
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    }
+
+    /// The messages passed on and the error codes answered, for this input.
+    fn read_all(input: &str) -> (Vec<String>, Vec<i64>) {
+        let (incoming, received) = crossbeam_channel::unbounded();
+        let mut out = Vec::new();
+        let mut reader = io::BufReader::new(input.as_bytes());
+        read_frames(&mut reader, &incoming, &mut |code, message| {
+            write_error(&mut out, code, message)
+        })
+        .expect("reads");
+        let methods = received
+            .try_iter()
+            .map(|m| match m {
+                Message::Request(r) => r.method,
+                Message::Notification(n) => n.method,
+                Message::Response(r) => format!("response {:?}", r.id),
+            })
+            .collect();
+        let codes = answered_codes(&String::from_utf8_lossy(&out));
+        (methods, codes)
+    }
+
+    /// The error codes of the framed answers in `out` (`id: null` answers are no
+    /// `lsp_server::Message`, so they are read as plain JSON).
+    fn answered_codes(mut out: &str) -> Vec<i64> {
+        let mut codes = Vec::new();
+        while let Some((head, rest)) = out.split_once("\r\n\r\n") {
+            let n: usize = head
+                .trim_start_matches("Content-Length: ")
+                .parse()
+                .expect("a length");
+            let body: serde_json::Value = serde_json::from_str(&rest[..n]).expect("JSON");
+            codes.push(body["error"]["code"].as_i64().expect("an error code"));
+            out = &rest[n..];
+        }
+        codes
+    }
+
+    #[test]
+    fn good_frames_pass_and_bad_ones_are_answered() {
+        let ping = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+        let input = [
+            frame(ping),
+            "Content-Length: 99999999999\r\n\r\n".to_string(),
+        ]
+        .concat();
+        // The huge frame: skipped to the end of the input, which ends the reader.
+        let (methods, codes) = read_all(&input);
+        assert_eq!(methods, ["initialized"]);
+        assert!(codes.is_empty());
+
+        let input = [
+            "X-Nothing: 1\r\n\r\n".to_string(),
+            frame("{not json"),
+            frame(r#"{"jsonrpc":"2.0","weird":1}"#),
+            "Content-Length: ten\r\n\r\n".to_string(),
+            frame(ping),
+            frame(r#"{"jsonrpc":"2.0","method":"exit"}"#),
+            frame(ping),
+        ]
+        .concat();
+        let (methods, codes) = read_all(&input);
+        // Everything after `exit` is left unread.
+        assert_eq!(methods, ["initialized", "exit"]);
+        assert_eq!(
+            codes,
+            [PARSE_ERROR, PARSE_ERROR, PARSE_ERROR, PARSE_ERROR].map(i64::from)
+        );
+    }
+
+    #[test]
+    fn an_overlong_header_line_is_skipped() {
+        let long = format!("X-Long: {}\r\n", "a".repeat(20_000));
+        let ping = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+        let input = [long, "\r\n".to_string(), frame(ping)].concat();
+        let (methods, codes) = read_all(&input);
+        assert_eq!(methods, ["initialized"]);
+        assert_eq!(codes, [i64::from(PARSE_ERROR)]);
+    }
+
+    #[test]
+    fn an_oversized_body_is_skipped_not_held() {
+        let n = MAX_MESSAGE_BYTES + 1;
+        let body = " ".repeat(usize::try_from(n).unwrap_or(0));
+        let ping = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+        let input = [format!("Content-Length: {n}\r\n\r\n"), body, frame(ping)].concat();
+        let (methods, codes) = read_all(&input);
+        assert_eq!(methods, ["initialized"]);
+        assert_eq!(codes, [i64::from(INVALID_REQUEST)]);
+    }
+}
