@@ -1358,6 +1358,63 @@ fn play_records_the_finished_game() {
     );
 }
 
+/// A record path that cannot be written is refused before the game starts, not after it.
+#[test]
+fn play_refuses_an_unwritable_record_before_playing() {
+    let dir = scratch("unwritable");
+    for path in [dir.join("no-such-folder/game.record"), dir.clone()] {
+        let shown = path.display().to_string();
+        let o = run_with_input(&["play", PYLOS, "--record", &shown], "1a1\n");
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("cannot write the record"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(stderr(&o).contains("nothing was played"), "{}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+}
+
+/// Ctrl-C during play writes the game so far to the record and ends with status 130.
+#[cfg(unix)]
+#[test]
+fn play_interrupted_keeps_the_record() {
+    let dir = scratch("interrupted");
+    let path = dir.join("cut.record");
+    let mut child = cmd(&["play", PYLOS, "--record", &path.display().to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start play");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"1a1\n1a2\n").expect("write moves");
+    stdin.flush().expect("flush");
+    // Wait until both moves are kept: the record appears only when play is interrupted, so
+    // poll the transcript instead.
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut seen = String::new();
+    let mut buf = [0u8; 4096];
+    while !seen.contains("1a2") {
+        let n = std::io::Read::read(&mut stdout, &mut buf).expect("read transcript");
+        assert!(n > 0, "play ended early: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pid = child.id().to_string();
+    let killed = Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let status = child.wait().expect("wait for play");
+    drop(stdin);
+    assert_eq!(status.code(), Some(130), "{status}");
+    let text = fs::read_to_string(&path).expect("record written on Ctrl-C");
+    assert!(text.ends_with("move 1a1\nmove 1a2\n"), "{text}");
+}
+
 #[test]
 fn play_as_the_second_player() {
     let o = run_with_input(
@@ -1643,6 +1700,76 @@ fn compile_writes_the_generated_module() {
         "x.rs",
     ]);
     assert_eq!(code(&o), 1);
+}
+
+/// `compile` writes only into a new or empty directory or one it made, and `--module` only a
+/// new file or one it wrote: a user's files are never replaced.
+#[test]
+fn compile_never_overwrites_what_it_did_not_write() {
+    let dir = std::env::temp_dir().join(format!("rulestone-compile-own-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mine = dir.join("project");
+    std::fs::create_dir_all(mine.join("src")).expect("temp dir");
+    std::fs::write(mine.join("Cargo.toml"), "[package]\nname = \"mine\"\n").expect("write");
+    std::fs::write(mine.join("src/main.rs"), "fn main() {}\n").expect("write");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8 temp path").to_string();
+    let o = run(&[
+        "compile",
+        "games/tictactoe.game",
+        "--no-build",
+        "--out",
+        &path(&mine),
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not empty and was not made by `rulestone compile`"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(mine.join("src/main.rs")).expect("still there"),
+        "fn main() {}\n"
+    );
+    let module = mine.join("src/main.rs");
+    let o = run(&[
+        "compile",
+        "games/tictactoe.game",
+        "--module",
+        &path(&module),
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is not a module written by `rulestone compile`"),
+        "{}",
+        stderr(&o)
+    );
+    // An empty directory is taken, marked, and taken again by the next compile; two crates get
+    // two package names, so that a shared target directory keeps their binaries apart.
+    let ours = [dir.join("a"), dir.join("b")];
+    for out in &ours {
+        std::fs::create_dir_all(out).expect("temp dir");
+        for _ in 0..2 {
+            let o = run(&[
+                "compile",
+                "games/tictactoe.game",
+                "--no-build",
+                "--out",
+                &path(out),
+            ]);
+            assert_eq!(code(&o), 0, "{}", stderr(&o));
+        }
+        assert!(out.join(".rulestone-compiled").is_file());
+    }
+    let package = |out: &std::path::Path| {
+        let manifest = std::fs::read_to_string(out.join("Cargo.toml")).expect("manifest");
+        manifest
+            .lines()
+            .find(|l| l.starts_with("name = "))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_ne!(package(&ours[0]), package(&ours[1]));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---- a table game: WarStone ----------------------------------------------------------------

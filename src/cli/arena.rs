@@ -46,9 +46,10 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
 
-    /// Worker threads (default: one per core).
-    #[arg(long, value_name = "T", default_value_t = 0)]
-    pub threads: usize,
+    /// Worker threads; 0 for one per core (at most 256, as for `analyze`).
+    #[arg(long, value_name = "T", default_value_t = 0,
+          value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub threads: u16,
 
     /// Stop a game after this many decisions (at most 100,000) and count it as a draw.
     #[arg(long, value_name = "N", default_value_t = 1000,
@@ -82,7 +83,7 @@ pub(crate) fn run(args: &ArenaArgs, compiled: Compiled) -> Result<()> {
         games: args.games,
         seed: args.seed,
         max_steps: args.max_steps,
-        threads: args.threads,
+        threads: usize::from(args.threads),
     };
     let task = RoundRobin {
         config,

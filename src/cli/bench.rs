@@ -37,8 +37,8 @@ pub struct BenchArgs {
     pub files: Vec<PathBuf>,
 
     /// Time budget per game, in seconds: a third each for perft, playouts and MCTS.
-    #[arg(long, value_name = "S", default_value_t = 3.0)]
-    pub seconds: f64,
+    #[arg(long, value_name = "S", default_value = "3", value_parser = super::time_limit)]
+    pub seconds: Duration,
 
     /// Repeat perft at this depth instead of deepening from 1.
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -171,13 +171,6 @@ impl Tally {
 }
 
 pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
-    if !(args.seconds.is_finite() && args.seconds > 0.0) {
-        return Err(CliError::new(format!(
-            "`--seconds` must be a positive number of seconds, not `{}`",
-            args.seconds
-        ))
-        .into());
-    }
     let mut report = Report {
         format: args.format,
         games: Vec::new(),
@@ -220,7 +213,7 @@ impl OnGame for Bench<'_> {
         // Continuous decisions leave no tree to count, and a search tree over them no
         // iterations that fit a budget: the whole budget goes to playouts then.
         let listed = !game.has_continuous_decisions();
-        let total = Duration::from_secs_f64(args.seconds);
+        let total = args.seconds;
         let budget = if listed { total / 3 } else { total };
         if listed {
             measure_perft(args, games, budget, report)?;

@@ -162,6 +162,9 @@ struct Console {
     seed: u64,
     /// Where to write the game when play ends (`--record`).
     record: Option<PathBuf>,
+    /// The record of the game so far, kept after every move while `--record` is given, for
+    /// the Ctrl-C handler to write ([`keep_on_interrupt`]).
+    autosave: Autosave,
     /// The program rolls for the people too (no `--manual-chance`).
     rolls: bool,
     compiled: Compiled,
@@ -225,6 +228,9 @@ pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
                 .into(),
         );
     }
+    if let Some(path) = &args.record {
+        record::check_writable(path)?;
+    }
     let seed = args.seed.unwrap_or_else(clock_seed);
     let stdin_tty = io::stdin().is_terminal();
     let mut console = Console {
@@ -237,9 +243,13 @@ pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
         spec,
         seed,
         record: args.record.clone(),
+        autosave: Autosave::default(),
         rolls: !args.manual_chance,
         compiled,
     };
+    if let Some(path) = &args.record {
+        keep_on_interrupt(path.clone(), console.autosave.clone());
+    }
     let mut opening = Replaying {
         game: args.game.clone(),
         armies: None,
@@ -334,6 +344,10 @@ impl OnGame for Session<'_> {
             games,
             history: Vec::new(),
             agent: console.agent.build(console.seed),
+            autosave: console
+                .record
+                .clone()
+                .map(|p| (p, console.autosave.clone())),
         };
         let opening = self.opening.placed(&play.game)?;
         for (place, text) in &opening {
@@ -362,7 +376,13 @@ impl OnGame for Session<'_> {
         emit(&format!("{out}\n{}", play.game.drawing()))?;
         let next = play.turns(console)?;
         if let (Next::Quit, Some(path)) = (&next, &console.record) {
-            play.save(path)?;
+            let text = play.record_text(path);
+            record::write_or_rescue(path, &text)?;
+            emit(&format!(
+                "saved {} to `{}`\n",
+                super::plural(play.history.len(), "move"),
+                shown(path)
+            ))?;
         }
         Ok(next)
     }
@@ -376,6 +396,8 @@ struct Playing<'g, 'l, G: Shown> {
     history: Vec<Taken>,
     /// The computer player (or, when two people play, the adviser `hint` asks).
     agent: Box<dyn Agent<G> + 'g>,
+    /// With `--record`: its path, and where the record so far is kept after every move.
+    autosave: Option<(PathBuf, Autosave)>,
 }
 
 impl<G: Shown> Playing<'_, '_, G> {
@@ -463,6 +485,12 @@ impl<G: Shown> Playing<'_, '_, G> {
         self.game.apply(d);
         self.history.push(Taken { text, by });
         self.agent.observe(d);
+        if let Some((path, kept)) = self.autosave.clone() {
+            let text = self.record_text(&path);
+            if let Ok(mut kept) = kept.lock() {
+                *kept = Some(text);
+            }
+        }
     }
 
     /// What the last decision did, then the game drawn again.
@@ -757,7 +785,8 @@ impl<G: Shown> Playing<'_, '_, G> {
         ))
     }
 
-    fn save(&mut self, path: &Path) -> Result<()> {
+    /// The game so far as the text of a record file at `path`.
+    fn record_text(&mut self, path: &Path) -> String {
         let texts: Vec<String> = self.history.iter().map(|t| t.text.clone()).collect();
         let games = self.games;
         let keys = Keys {
@@ -767,11 +796,19 @@ impl<G: Shown> Playing<'_, '_, G> {
             deal: games.deal,
             armies: games.armies.clone(),
         };
-        let rec = Record::of(&mut self.game, &keys, &texts);
-        match record::write(path, &rec) {
+        Record::of(&mut self.game, &keys, &texts)
+            .relative_to(path)
+            .to_text()
+    }
+
+    /// `save PATH`: the game so far; a failure is reported and play goes on.
+    fn save(&mut self, path: &Path) -> Result<()> {
+        let texts = self.history.len();
+        let text = self.record_text(path);
+        match std::fs::write(path, text).map_err(|e| Fail::from(CliError::io("write", path, &e))) {
             Ok(()) => emit(&format!(
                 "saved {} to `{}`\n",
-                super::plural(texts.len(), "move"),
+                super::plural(texts, "move"),
                 shown(path)
             )),
             Err(f) => report(&f),
@@ -930,4 +967,33 @@ fn clock_text(seconds: f64) -> String {
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let s = seconds.ceil() as u64;
     format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// The text of the record of the game in play, kept after every move while `--record` is given.
+type Autosave = std::sync::Arc<std::sync::Mutex<Option<String>>>;
+
+/// On Ctrl-C, writes the record kept so far to `path` (or, if that fails, beside the working
+/// directory: [`record::write_or_rescue`]) and ends with status 130, as an interrupted
+/// command does.
+fn keep_on_interrupt(path: PathBuf, kept: Autosave) {
+    let installed = ctrlc::set_handler(move || {
+        let text = kept.lock().ok().and_then(|k| k.clone());
+        if let Some(text) = text {
+            match record::write_or_rescue(&path, &text) {
+                Ok(()) => eprintln!(
+                    "\ninterrupted: the game so far is saved to `{}`",
+                    shown(&path)
+                ),
+                Err(f) => {
+                    let _ = report(&f);
+                }
+            }
+        }
+        std::process::exit(130);
+    });
+    if installed.is_err() {
+        eprintln!(
+            "warning: Ctrl-C cannot be caught here: the record is written only when play ends"
+        );
+    }
 }

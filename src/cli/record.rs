@@ -210,7 +210,7 @@ impl Record {
 
     /// The record as written at `record_path`: its game file and the files of its armies
     /// relative to the record's directory, where both can be resolved.
-    fn relative_to(&self, record_path: &Path) -> Record {
+    pub(crate) fn relative_to(&self, record_path: &Path) -> Record {
         let dir = record_path.parent().map(|d| {
             if d.as_os_str().is_empty() {
                 Path::new(".")
@@ -276,9 +276,65 @@ pub(crate) fn read(path: &Path) -> Result<Record> {
 }
 
 /// Writes the record to `path`, its game file relative to the record's directory.
-pub(crate) fn write(path: &Path, record: &Record) -> Result<()> {
-    let text = record.relative_to(path).to_text();
-    std::fs::write(path, text).map_err(|e| CliError::io("write", path, &e).into())
+/// Checks, before a game starts, that a record can be written at `path`: a directory, a
+/// missing folder or a read-only place is refused then rather than after the game.
+pub(crate) fn check_writable(path: &Path) -> Result<()> {
+    let refuse = |why: String| -> Result<()> {
+        Err(CliError::new(format!(
+            "cannot write the record to `{}`: {why}",
+            shown(path)
+        ))
+        .note("give `--record` a file in a folder you can write; nothing was played")
+        .into())
+    };
+    if path.is_dir() {
+        return refuse("it is a directory".to_string());
+    }
+    let existed = path.exists();
+    match std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+    {
+        Ok(_) => {
+            if !existed {
+                let _ = std::fs::remove_file(path);
+            }
+            Ok(())
+        }
+        Err(e) => refuse(e.to_string()),
+    }
+}
+
+/// Writes a record's text to `path`; when that fails, to a new file beside the working
+/// directory (`rulestone-unsaved-N.rec`), or as a last resort to standard error, and fails
+/// saying where the game went: a game played is never lost.
+pub(crate) fn write_or_rescue(path: &Path, text: &str) -> Result<()> {
+    let Err(e) = std::fs::write(path, text) else {
+        return Ok(());
+    };
+    let failed = format!("cannot write `{}`: {e}", shown(path));
+    for n in 0..1000 {
+        let rescue = PathBuf::from(format!("rulestone-unsaved-{}-{n}.rec", std::process::id()));
+        let created = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&rescue);
+        if let Ok(mut file) = created {
+            if std::io::Write::write_all(&mut file, text.as_bytes()).is_ok() {
+                return Err(CliError::new(failed)
+                    .note(format!(
+                        "the game was saved to `{}` instead",
+                        shown(&rescue)
+                    ))
+                    .into());
+            }
+        }
+    }
+    eprintln!("{text}");
+    Err(CliError::new(failed)
+        .note("no file could be written: the record is printed above")
+        .into())
 }
 
 /// `path` without `..` steps, and relative to the current directory when it lies below it: how
