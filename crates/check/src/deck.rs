@@ -152,105 +152,154 @@ pub enum DeckError {
 }
 
 /// Every violation of the game's army rules by one army, with spans in the army's own source.
+///
+/// One helper per concern, run in this order; the errors are then sorted by position (a
+/// stable sort, so errors at the same place keep that order).
 #[must_use]
 pub fn check_army(game: &TableGame, army: &ast::Army) -> Vec<Diag> {
     let mut out: Vec<DeckError> = Vec::new();
-    let name = army.name.name.clone();
-    let rules = &game.rules;
+    let resolved = resolve_entries(game, army, &mut out);
+    cards_outside_factions(game, army, &resolved, &mut out);
+    stone_total(game, army, &mut out);
+    stones_per_kind(game, army, &resolved.stones, &mut out);
+    card_total(game, army, &mut out);
+    copies_per_card(game, army, &resolved.cards, &mut out);
+    card_for_each_kind(game, army, &resolved, &mut out);
+    faction_count(game, army, &mut out);
 
-    // Names: each entry resolved, or reported; repeated entries reported once each.
-    let factions: Vec<Option<usize>> = army
+    let mut diags: Vec<(u32, Diag)> = out
+        .into_iter()
+        .map(|e| (primary_start(&e), Box::new(e) as Diag))
+        .collect();
+    diags.sort_by_key(|(start, _)| *start);
+    diags.into_iter().map(|(_, d)| d).collect()
+}
+
+/// An army's entries resolved against the game, index for index with the army's lists;
+/// `None` for an entry the game does not know (already reported).
+struct ResolvedEntries {
+    factions: Vec<Option<usize>>,
+    stones: Vec<Option<usize>>,
+    cards: Vec<Option<usize>>,
+}
+
+/// Names: each entry resolved, or reported; repeated entries reported once each.
+fn resolve_entries(
+    game: &TableGame,
+    army: &ast::Army,
+    out: &mut Vec<DeckError>,
+) -> ResolvedEntries {
+    let name = &army.name.name;
+    let factions = army
         .factions
         .iter()
-        .map(|f| resolve(game, Category::Faction, f, &mut out))
+        .map(|f| resolve(game, Category::Faction, f, out))
         .collect();
-    let stones: Vec<Option<usize>> = army
+    let stones = army
         .stones
         .iter()
-        .map(|(k, _, _)| resolve(game, Category::Kind, k, &mut out))
+        .map(|(k, _, _)| resolve(game, Category::Kind, k, out))
         .collect();
-    let cards: Vec<Option<usize>> = army
+    let cards = army
         .cards
         .iter()
-        .map(|(c, _, _)| resolve(game, Category::Card, c, &mut out))
+        .map(|(c, _, _)| resolve(game, Category::Card, c, out))
         .collect();
     repeats(
-        &name,
+        name,
         "faction",
         army.factions.iter().map(|f| (f, None)),
-        &mut out,
+        out,
     );
     repeats(
-        &name,
+        name,
         "stone kind",
         army.stones.iter().map(|(k, n, _)| (k, Some(*n))),
-        &mut out,
+        out,
     );
     repeats(
-        &name,
+        name,
         "card",
         army.cards.iter().map(|(c, n, _)| (c, Some(*n))),
-        &mut out,
+        out,
     );
-    let all_factions_known = factions.iter().all(Option::is_some);
-    let all_cards_known = cards.iter().all(Option::is_some);
-
-    // Cards outside the army's factions (not when a faction is unknown: the card may be of it).
-    if all_factions_known {
-        let list = backticked(army.factions.iter().map(|f| f.name.as_str()));
-        for ((entry, _, span), card) in army.cards.iter().zip(&cards) {
-            let Some(card) = card.and_then(|c| game.cards.get(c)) else {
-                continue;
-            };
-            if !factions.contains(&Some(card.faction)) {
-                out.push(DeckError::CardFaction {
-                    card: entry.name.clone(),
-                    faction: faction_name(game, card.faction),
-                    army: name.clone(),
-                    factions: list.clone(),
-                    span: *span,
-                });
-            }
-        }
+    ResolvedEntries {
+        factions,
+        stones,
+        cards,
     }
+}
 
-    let stones_span = list_span(army.stones.iter().map(|s| s.2)).unwrap_or(army.name.span);
-    let cards_span = list_span(army.cards.iter().map(|c| c.2)).unwrap_or(army.name.span);
-    let factions_span = list_span(army.factions.iter().map(|f| f.span)).unwrap_or(army.name.span);
-
-    if let Some((bound, _)) = rules.stones {
-        let total: u32 = army.stones.iter().map(|s| s.1).fold(0, u32::saturating_add);
-        if !bound.holds(total) {
-            out.push(DeckError::Stones {
-                army: name.clone(),
-                found: plural(total, "stone", "stones"),
-                bound,
-                fix: fix(bound, total, "stone", "stones"),
-                span: stones_span,
+/// Cards outside the army's factions (not when a faction is unknown: the card may be of it).
+fn cards_outside_factions(
+    game: &TableGame,
+    army: &ast::Army,
+    resolved: &ResolvedEntries,
+    out: &mut Vec<DeckError>,
+) {
+    let factions = &resolved.factions;
+    if !factions.iter().all(Option::is_some) {
+        return;
+    }
+    let list = backticked(army.factions.iter().map(|f| f.name.as_str()));
+    for ((entry, _, span), card) in army.cards.iter().zip(&resolved.cards) {
+        let Some(card) = card.and_then(|c| game.cards.get(c)) else {
+            continue;
+        };
+        if !factions.contains(&Some(card.faction)) {
+            out.push(DeckError::CardFaction {
+                card: entry.name.clone(),
+                faction: faction_name(game, card.faction),
+                army: army.name.name.clone(),
+                factions: list.clone(),
+                span: *span,
             });
         }
     }
+}
 
-    for &(kind, bound, _) in &rules.per_kind {
+/// The rule on the total number of stones, labelled on the whole `stones` list.
+fn stone_total(game: &TableGame, army: &ast::Army, out: &mut Vec<DeckError>) {
+    let Some((bound, _)) = game.rules.stones else {
+        return;
+    };
+    let total: u32 = army.stones.iter().map(|s| s.1).fold(0, u32::saturating_add);
+    if !bound.holds(total) {
+        out.push(DeckError::Stones {
+            army: army.name.name.clone(),
+            found: plural(total, "stone", "stones"),
+            bound,
+            fix: fix(bound, total, "stone", "stones"),
+            span: list_span(army.stones.iter().map(|s| s.2)).unwrap_or(army.name.span),
+        });
+    }
+}
+
+/// The rules on the stones of one kind, added up over the entries of that kind; labelled on
+/// the first such entry, or on the whole list when the kind is missing.
+fn stones_per_kind(
+    game: &TableGame,
+    army: &ast::Army,
+    stones: &[Option<usize>],
+    out: &mut Vec<DeckError>,
+) {
+    let stones_span = list_span(army.stones.iter().map(|s| s.2)).unwrap_or(army.name.span);
+    for &(kind, bound, _) in &game.rules.per_kind {
         let Some(disc) = game.discs.get(kind) else {
             continue;
         };
-        let count: u32 = army
-            .stones
-            .iter()
-            .zip(&stones)
-            .filter(|(_, k)| **k == Some(kind))
-            .map(|(s, _)| s.1)
-            .fold(0, u32::saturating_add);
+        let of_kind = || {
+            army.stones
+                .iter()
+                .zip(stones)
+                .filter(move |(_, k)| **k == Some(kind))
+                .map(|(s, _)| s)
+        };
+        let count: u32 = of_kind().map(|s| s.1).fold(0, u32::saturating_add);
         if bound.holds(count) {
             continue;
         }
-        let first = army
-            .stones
-            .iter()
-            .zip(&stones)
-            .find(|(_, k)| **k == Some(kind))
-            .map(|(s, _)| s.2);
+        let first = of_kind().next().map(|s| s.2);
         let kind_name = &disc.name;
         let noun = (
             format!("`{kind_name}` stone"),
@@ -277,7 +326,7 @@ pub fn check_army(game: &TableGame, army: &ast::Army) -> Vec<Diag> {
             plural(count, &noun.0, &noun.1)
         };
         out.push(DeckError::KindStones {
-            army: name.clone(),
+            army: army.name.name.clone(),
             kind: kind_name.clone(),
             found,
             bound,
@@ -286,102 +335,125 @@ pub fn check_army(game: &TableGame, army: &ast::Army) -> Vec<Diag> {
             span,
         });
     }
+}
 
-    if let Some((bound, _)) = rules.cards {
-        let total: u32 = army.cards.iter().map(|c| c.1).fold(0, u32::saturating_add);
-        if !bound.holds(total) {
-            out.push(DeckError::Cards {
-                army: name.clone(),
-                found: plural(total, "card", "cards"),
-                bound,
-                fix: fix(bound, total, "card", "cards"),
-                span: cards_span,
-            });
-        }
+/// The rule on the total number of cards, labelled on the whole `cards` list.
+fn card_total(game: &TableGame, army: &ast::Army, out: &mut Vec<DeckError>) {
+    let Some((bound, _)) = game.rules.cards else {
+        return;
+    };
+    let total: u32 = army.cards.iter().map(|c| c.1).fold(0, u32::saturating_add);
+    if !bound.holds(total) {
+        out.push(DeckError::Cards {
+            army: army.name.name.clone(),
+            found: plural(total, "card", "cards"),
+            bound,
+            fix: fix(bound, total, "card", "cards"),
+            span: list_span(army.cards.iter().map(|c| c.2)).unwrap_or(army.name.span),
+        });
     }
+}
 
-    if let Some((bound, _)) = rules.copies {
-        // Copies of each card, added up over repeated entries, reported at the first entry.
-        for (i, ((entry, _, span), card)) in army.cards.iter().zip(&cards).enumerate() {
-            if card.is_none() || army.cards[..i].iter().any(|c| c.0.name == entry.name) {
-                continue;
-            }
-            let count: u32 = army
-                .cards
-                .iter()
-                .filter(|c| c.0.name == entry.name)
-                .map(|c| c.1)
-                .fold(0, u32::saturating_add);
-            if count == 0 || bound.holds(count) {
-                continue;
-            }
-            out.push(DeckError::Copies {
-                army: name.clone(),
-                card: entry.name.clone(),
-                found: plural(count, "copy", "copies"),
-                bound,
-                fix: fix(bound, count, "copy", "copies"),
-                span: *span,
-            });
+/// Copies of each card, added up over repeated entries, reported at the first entry.
+fn copies_per_card(
+    game: &TableGame,
+    army: &ast::Army,
+    cards: &[Option<usize>],
+    out: &mut Vec<DeckError>,
+) {
+    let Some((bound, _)) = game.rules.copies else {
+        return;
+    };
+    for (i, ((entry, _, span), card)) in army.cards.iter().zip(cards).enumerate() {
+        if card.is_none() || army.cards[..i].iter().any(|c| c.0.name == entry.name) {
+            continue;
         }
-    }
-
-    // A card for each kind fielded (not when a card is unknown: it may shoot that kind).
-    if rules.card_for_each_kind.is_some() && all_cards_known {
-        for (i, ((entry, count, span), kind)) in army.stones.iter().zip(&stones).enumerate() {
-            let Some(kind) = *kind else { continue };
-            if *count == 0 || stones[..i].contains(&Some(kind)) {
-                continue;
-            }
-            let has_card = army.cards.iter().zip(&cards).any(|(c, card)| {
-                c.1 > 0
-                    && card
-                        .and_then(|i| game.cards.get(i))
-                        .is_some_and(|c| c.disc == kind)
-            });
-            if has_card {
-                continue;
-            }
-            let example = game
-                .cards
-                .iter()
-                .find(|c| c.disc == kind && factions.contains(&Some(c.faction)))
-                .map(|c| format!(", e.g. `{} 1`", c.name))
-                .unwrap_or_default();
-            out.push(DeckError::NoCardForKind {
-                army: name.clone(),
-                kind: entry.name.clone(),
-                fix: format!(
-                    "add a card that shoots a `{}`{example}, or remove the `{}` stones",
-                    entry.name, entry.name
-                ),
-                span: *span,
-            });
+        let count: u32 = army
+            .cards
+            .iter()
+            .filter(|c| c.0.name == entry.name)
+            .map(|c| c.1)
+            .fold(0, u32::saturating_add);
+        if count == 0 || bound.holds(count) {
+            continue;
         }
+        out.push(DeckError::Copies {
+            army: army.name.name.clone(),
+            card: entry.name.clone(),
+            found: plural(count, "copy", "copies"),
+            bound,
+            fix: fix(bound, count, "copy", "copies"),
+            span: *span,
+        });
     }
+}
 
-    if let Some((bound, _)) = rules.factions {
-        let mut distinct: Vec<&str> = army.factions.iter().map(|f| f.name.as_str()).collect();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let count = u32::try_from(distinct.len()).unwrap_or(u32::MAX);
-        if !bound.holds(count) {
-            out.push(DeckError::Factions {
-                army: name.clone(),
-                found: plural(count, "faction", "factions"),
-                bound,
-                fix: fix(bound, count, "faction", "factions"),
-                span: factions_span,
-            });
+/// A card for each kind fielded (not when a card is unknown: it may shoot that kind); the fix
+/// names a card of the army's factions that would do, if there is one.
+fn card_for_each_kind(
+    game: &TableGame,
+    army: &ast::Army,
+    resolved: &ResolvedEntries,
+    out: &mut Vec<DeckError>,
+) {
+    let ResolvedEntries {
+        factions,
+        stones,
+        cards,
+    } = resolved;
+    if game.rules.card_for_each_kind.is_none() || !cards.iter().all(Option::is_some) {
+        return;
+    }
+    for (i, ((entry, count, span), kind)) in army.stones.iter().zip(stones).enumerate() {
+        let Some(kind) = *kind else { continue };
+        if *count == 0 || stones[..i].contains(&Some(kind)) {
+            continue;
         }
+        let has_card = army.cards.iter().zip(cards).any(|(c, card)| {
+            c.1 > 0
+                && card
+                    .and_then(|i| game.cards.get(i))
+                    .is_some_and(|c| c.disc == kind)
+        });
+        if has_card {
+            continue;
+        }
+        let example = game
+            .cards
+            .iter()
+            .find(|c| c.disc == kind && factions.contains(&Some(c.faction)))
+            .map(|c| format!(", e.g. `{} 1`", c.name))
+            .unwrap_or_default();
+        out.push(DeckError::NoCardForKind {
+            army: army.name.name.clone(),
+            kind: entry.name.clone(),
+            fix: format!(
+                "add a card that shoots a `{}`{example}, or remove the `{}` stones",
+                entry.name, entry.name
+            ),
+            span: *span,
+        });
     }
+}
 
-    let mut diags: Vec<(u32, Diag)> = out
-        .into_iter()
-        .map(|e| (primary_start(&e), Box::new(e) as Diag))
-        .collect();
-    diags.sort_by_key(|(start, _)| *start);
-    diags.into_iter().map(|(_, d)| d).collect()
+/// The rule on the number of distinct factions, labelled on the whole `factions` list.
+fn faction_count(game: &TableGame, army: &ast::Army, out: &mut Vec<DeckError>) {
+    let Some((bound, _)) = game.rules.factions else {
+        return;
+    };
+    let mut distinct: Vec<&str> = army.factions.iter().map(|f| f.name.as_str()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let count = u32::try_from(distinct.len()).unwrap_or(u32::MAX);
+    if !bound.holds(count) {
+        out.push(DeckError::Factions {
+            army: army.name.name.clone(),
+            found: plural(count, "faction", "factions"),
+            bound,
+            fix: fix(bound, count, "faction", "factions"),
+            span: list_span(army.factions.iter().map(|f| f.span)).unwrap_or(army.name.span),
+        });
+    }
 }
 
 /// Problems between the two players' armies (e.g. the same faction when the rules say

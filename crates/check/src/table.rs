@@ -701,6 +701,8 @@ impl TableChecker<'_, '_> {
         self.game.referee = Some((option.name.clone(), word.name.clone()));
     }
 
+    /// Resolves the names and amounts of one table-game declaration into `self.game`: a short
+    /// dispatcher, with a helper for each declaration that holds a list of members.
     fn resolve(&mut self, file: &ast::File, item: &TableItem, item_span: Span) {
         match item {
             TableItem::Param { .. }
@@ -714,52 +716,8 @@ impl TableChecker<'_, '_> {
                 walls,
                 lines,
                 regions,
-            } => {
-                for r in regions {
-                    let axis = self.axis(&r.at.axis);
-                    let value = self.amount(&r.at.at, Must::Any);
-                    if let Some(Name::Region(i)) = self.names.get(&r.name.name).map(|n| n.0) {
-                        self.game.regions[i].1 = axis;
-                        self.game.regions[i].2 = value;
-                    }
-                }
-                self.game.length = Some(self.amount(length, Must::Positive("the table's length")));
-                self.game.width = Some(self.amount(width, Must::Positive("the table's width")));
-                for (c, q) in physics {
-                    let positive = match c {
-                        Physics::Friction => Must::Positive("the friction"),
-                        Physics::WallJumpSpeed => Must::Positive("the speed to go over a wall"),
-                        Physics::TimeStep => Must::Positive("the time step"),
-                        Physics::StoneRestitution | Physics::WallRestitution => Must::Any,
-                    };
-                    let a = self.amount(q, positive);
-                    self.game.physics.push((*c, a));
-                }
-                for w in walls {
-                    let axis = self.axis(&w.axis);
-                    let at = self.amount(&w.at, Must::Any);
-                    self.game.walls.push((axis, at));
-                }
-                for (name, at) in lines {
-                    let axis = self.axis(&at.axis);
-                    let value = self.amount(&at.at, Must::Any);
-                    if let Some(Name::Line(i)) = self.names.get(&name.name).map(|n| n.0) {
-                        self.game.lines[i].1 = axis;
-                        self.game.lines[i].2 = value;
-                    }
-                }
-            }
-            TableItem::Home { player, line } => {
-                let Some(p) = self.game.players.iter().position(|n| *n == player.name) else {
-                    self.lookup(player, "a player");
-                    if self.names.contains_key(&player.name) {
-                        self.wrong(player, "a player", "name one of the `players`");
-                    }
-                    return;
-                };
-                let l = self.line(line);
-                self.game.homes[p] = l;
-            }
+            } => self.resolve_table(length, width, physics, walls, lines, regions),
+            TableItem::Home { player, line } => self.resolve_home(player, line),
             TableItem::Disc {
                 name, radius, mass, ..
             } => {
@@ -772,50 +730,9 @@ impl TableChecker<'_, '_> {
                     self.game.discs[i].mass = m;
                 }
             }
-            TableItem::Card(c) => {
-                let faction = self.faction(&c.faction);
-                let disc = self.disc(&c.disc);
-                let shot = self.shot(&c.shot);
-                if let Some(Name::Card(i)) = self.names.get(&c.name.name).map(|n| n.0) {
-                    let card = &mut self.game.cards[i];
-                    card.faction = faction.unwrap_or(0);
-                    card.disc = disc.unwrap_or(0);
-                    card.shot = shot;
-                }
-            }
-            TableItem::ArmyRules(rules) => {
-                for r in rules {
-                    let rules = &mut self.game.rules;
-                    match &r.kind {
-                        ArmyRuleKind::Stones(b) => rules.stones = Some((*b, r.span)),
-                        ArmyRuleKind::Cards(b) => rules.cards = Some((*b, r.span)),
-                        ArmyRuleKind::Copies(b) => rules.copies = Some((*b, r.span)),
-                        ArmyRuleKind::CardForEachKind => rules.card_for_each_kind = Some(r.span),
-                        ArmyRuleKind::FactionsDiffer => rules.factions_differ = Some(r.span),
-                        ArmyRuleKind::Factions(b) => rules.factions = Some((*b, r.span)),
-                        ArmyRuleKind::Kind(kind, b) => {
-                            if let Some(k) = self.disc(kind) {
-                                self.game.rules.per_kind.push((k, *b, r.span));
-                            }
-                        }
-                    }
-                }
-            }
-            TableItem::Setup(places) => {
-                for p in places {
-                    let discs = p.kinds.iter().filter_map(|k| self.disc(k)).collect();
-                    let line = if p.line.name == "home" {
-                        None
-                    } else {
-                        self.line(&p.line)
-                    };
-                    self.game.setup.push(Placement {
-                        discs,
-                        line,
-                        alternating: p.alternating,
-                    });
-                }
-            }
+            TableItem::Card(c) => self.resolve_card(c),
+            TableItem::ArmyRules(rules) => self.resolve_army_rules(rules),
+            TableItem::Setup(places) => self.resolve_setup(places),
             TableItem::Turn(steps) => {
                 self.game.steps = self.steps(steps);
                 if !shoots(&self.game.steps) {
@@ -836,80 +753,196 @@ impl TableChecker<'_, '_> {
                     }
                 }
             }
-            TableItem::Capture(rules) => {
-                for r in rules {
-                    let effect = match &r.effect {
-                        CaptureEffect::ByOpponentOfOwner => Effect::ByOpponentOfOwner,
-                        CaptureEffect::ByOpponentOfShooter => Effect::ByOpponentOfShooter,
-                        CaptureEffect::BackTo(l) => match self.line(l) {
-                            Some(i) => Effect::BackTo(i),
-                            None => continue,
-                        },
-                    };
-                    match &r.event {
-                        CaptureEvent::Enter(regions) => {
-                            for g in regions {
-                                if let Some(i) = self.region(g) {
-                                    self.game.captures.push((Event::Enter(i), effect));
-                                }
-                            }
-                        }
-                        CaptureEvent::Cross(lines) => {
-                            for l in lines {
-                                if let Some(i) = self.line(l) {
-                                    self.game.captures.push((Event::Cross(i), effect));
-                                }
-                            }
-                        }
-                        CaptureEvent::OverWallShot => {
-                            self.game.captures.push((Event::OverWallShot, effect));
-                        }
-                        CaptureEvent::OverWallKnocked => {
-                            self.game.captures.push((Event::OverWallKnocked, effect));
-                        }
-                        CaptureEvent::OffTable => {
-                            self.game.captures.push((Event::OffTable, effect))
-                        }
+            TableItem::Capture(rules) => self.resolve_captures(rules),
+            TableItem::Match(rules) => self.resolve_match(file, rules),
+        }
+    }
+
+    /// `table … { … }`: regions and lines were declared by the first pass, so here they only
+    /// get their axis and position; the size, physics and walls are stored in order.
+    fn resolve_table(
+        &mut self,
+        length: &Quantity,
+        width: &Quantity,
+        physics: &[(Physics, Quantity)],
+        walls: &[ast::AxisAt],
+        lines: &[(Ident, ast::AxisAt)],
+        regions: &[ast::Region],
+    ) {
+        for r in regions {
+            let axis = self.axis(&r.at.axis);
+            let value = self.amount(&r.at.at, Must::Any);
+            if let Some(Name::Region(i)) = self.names.get(&r.name.name).map(|n| n.0) {
+                self.game.regions[i].1 = axis;
+                self.game.regions[i].2 = value;
+            }
+        }
+        self.game.length = Some(self.amount(length, Must::Positive("the table's length")));
+        self.game.width = Some(self.amount(width, Must::Positive("the table's width")));
+        for (c, q) in physics {
+            let positive = match c {
+                Physics::Friction => Must::Positive("the friction"),
+                Physics::WallJumpSpeed => Must::Positive("the speed to go over a wall"),
+                Physics::TimeStep => Must::Positive("the time step"),
+                Physics::StoneRestitution | Physics::WallRestitution => Must::Any,
+            };
+            let a = self.amount(q, positive);
+            self.game.physics.push((*c, a));
+        }
+        for w in walls {
+            let axis = self.axis(&w.axis);
+            let at = self.amount(&w.at, Must::Any);
+            self.game.walls.push((axis, at));
+        }
+        for (name, at) in lines {
+            let axis = self.axis(&at.axis);
+            let value = self.amount(&at.at, Must::Any);
+            if let Some(Name::Line(i)) = self.names.get(&name.name).map(|n| n.0) {
+                self.game.lines[i].1 = axis;
+                self.game.lines[i].2 = value;
+            }
+        }
+    }
+
+    /// `home PLAYER LINE`: a name that is not a player is reported as unknown, or as the wrong
+    /// kind of name if the game declares it as something else.
+    fn resolve_home(&mut self, player: &Ident, line: &Ident) {
+        let Some(p) = self.game.players.iter().position(|n| *n == player.name) else {
+            self.lookup(player, "a player");
+            if self.names.contains_key(&player.name) {
+                self.wrong(player, "a player", "name one of the `players`");
+            }
+            return;
+        };
+        let l = self.line(line);
+        self.game.homes[p] = l;
+    }
+
+    /// A card's faction, disc and shot; an unknown faction or disc (already reported) is kept
+    /// as index 0.
+    fn resolve_card(&mut self, c: &ast::CardDecl) {
+        let faction = self.faction(&c.faction);
+        let disc = self.disc(&c.disc);
+        let shot = self.shot(&c.shot);
+        if let Some(Name::Card(i)) = self.names.get(&c.name.name).map(|n| n.0) {
+            let card = &mut self.game.cards[i];
+            card.faction = faction.unwrap_or(0);
+            card.disc = disc.unwrap_or(0);
+            card.shot = shot;
+        }
+    }
+
+    /// `army rules { … }`: each rule kept with its span, for the deck checks to quote; a later
+    /// rule of the same kind replaces an earlier one, except rules per disc kind.
+    fn resolve_army_rules(&mut self, rules: &[ast::ArmyRule]) {
+        for r in rules {
+            let rules = &mut self.game.rules;
+            match &r.kind {
+                ArmyRuleKind::Stones(b) => rules.stones = Some((*b, r.span)),
+                ArmyRuleKind::Cards(b) => rules.cards = Some((*b, r.span)),
+                ArmyRuleKind::Copies(b) => rules.copies = Some((*b, r.span)),
+                ArmyRuleKind::CardForEachKind => rules.card_for_each_kind = Some(r.span),
+                ArmyRuleKind::FactionsDiffer => rules.factions_differ = Some(r.span),
+                ArmyRuleKind::Factions(b) => rules.factions = Some((*b, r.span)),
+                ArmyRuleKind::Kind(kind, b) => {
+                    if let Some(k) = self.disc(kind) {
+                        self.game.rules.per_kind.push((k, *b, r.span));
                     }
                 }
             }
-            TableItem::Match(rules) => {
-                let mut tie = None;
-                for r in rules {
-                    match &r.kind {
-                        MatchRuleKind::Win(cond) => {
-                            let c = self.condition(cond);
-                            self.game.wins.push(c);
-                        }
-                        MatchRuleKind::After { turns, most } => {
-                            let t = self.amount(turns, Must::Count("the number of turns"));
-                            if let Some(m) = self.measure(most, true) {
-                                self.game.after = Some((t, m));
-                            }
-                        }
-                        MatchRuleKind::SuddenDeath(q) => {
-                            tie = Some(r.span);
-                            self.game.sudden_death =
-                                Some(self.amount(q, Must::Count("the turns of sudden death")));
-                        }
-                        MatchRuleKind::TieDraw => tie = Some(r.span),
-                        MatchRuleKind::Referee { option, word } => {
-                            self.referee(file, option, word);
-                        }
-                        MatchRuleKind::MatchClock(q) => {
-                            self.game.match_clock =
-                                Some(self.amount(q, Must::Positive("the match clock")));
-                        }
-                        MatchRuleKind::TurnClock(q) => {
-                            self.game.turn_clock =
-                                Some(self.amount(q, Must::Positive("the turn clock")));
+        }
+    }
+
+    /// `setup { … }`: the line `home` means each player's home line, kept as `None`.
+    fn resolve_setup(&mut self, places: &[ast::SetupPlace]) {
+        for p in places {
+            let discs = p.kinds.iter().filter_map(|k| self.disc(k)).collect();
+            let line = if p.line.name == "home" {
+                None
+            } else {
+                self.line(&p.line)
+            };
+            self.game.setup.push(Placement {
+                discs,
+                line,
+                alternating: p.alternating,
+            });
+        }
+    }
+
+    /// `capture { … }`: one capture per event and region or line; a rule sending stones back
+    /// to an unknown line (already reported) is dropped.
+    fn resolve_captures(&mut self, rules: &[ast::CaptureRule]) {
+        for r in rules {
+            let effect = match &r.effect {
+                CaptureEffect::ByOpponentOfOwner => Effect::ByOpponentOfOwner,
+                CaptureEffect::ByOpponentOfShooter => Effect::ByOpponentOfShooter,
+                CaptureEffect::BackTo(l) => match self.line(l) {
+                    Some(i) => Effect::BackTo(i),
+                    None => continue,
+                },
+            };
+            match &r.event {
+                CaptureEvent::Enter(regions) => {
+                    for g in regions {
+                        if let Some(i) = self.region(g) {
+                            self.game.captures.push((Event::Enter(i), effect));
                         }
                     }
                 }
-                if let Some(span) = tie.filter(|_| self.game.after.is_none()) {
-                    self.c.report(TableError::TieWithoutAfter { span });
+                CaptureEvent::Cross(lines) => {
+                    for l in lines {
+                        if let Some(i) = self.line(l) {
+                            self.game.captures.push((Event::Cross(i), effect));
+                        }
+                    }
+                }
+                CaptureEvent::OverWallShot => {
+                    self.game.captures.push((Event::OverWallShot, effect));
+                }
+                CaptureEvent::OverWallKnocked => {
+                    self.game.captures.push((Event::OverWallKnocked, effect));
+                }
+                CaptureEvent::OffTable => self.game.captures.push((Event::OffTable, effect)),
+            }
+        }
+    }
+
+    /// `match { … }`: wins, limits, clocks and the referee; a tie rule needs an `after` rule,
+    /// which may come later in the block, so it is checked at the end.
+    fn resolve_match(&mut self, file: &ast::File, rules: &[ast::MatchRule]) {
+        let mut tie = None;
+        for r in rules {
+            match &r.kind {
+                MatchRuleKind::Win(cond) => {
+                    let c = self.condition(cond);
+                    self.game.wins.push(c);
+                }
+                MatchRuleKind::After { turns, most } => {
+                    let t = self.amount(turns, Must::Count("the number of turns"));
+                    if let Some(m) = self.measure(most, true) {
+                        self.game.after = Some((t, m));
+                    }
+                }
+                MatchRuleKind::SuddenDeath(q) => {
+                    tie = Some(r.span);
+                    self.game.sudden_death =
+                        Some(self.amount(q, Must::Count("the turns of sudden death")));
+                }
+                MatchRuleKind::TieDraw => tie = Some(r.span),
+                MatchRuleKind::Referee { option, word } => {
+                    self.referee(file, option, word);
+                }
+                MatchRuleKind::MatchClock(q) => {
+                    self.game.match_clock = Some(self.amount(q, Must::Positive("the match clock")));
+                }
+                MatchRuleKind::TurnClock(q) => {
+                    self.game.turn_clock = Some(self.amount(q, Must::Positive("the turn clock")));
                 }
             }
+        }
+        if let Some(span) = tie.filter(|_| self.game.after.is_none()) {
+            self.c.report(TableError::TieWithoutAfter { span });
         }
     }
 

@@ -107,220 +107,72 @@ pub(super) fn int(pair: &Pair<'_, Rule>) -> Result<i64> {
     }
 }
 
+/// One top-level declaration: a short dispatcher over the declaration's rule; each declaration
+/// with more than a line or two of structure has its own helper below.
 fn item(pair: Pair<'_, Rule>) -> Result<Item> {
     let item_span = span(&pair);
     let rule = pair.as_rule();
     let mut inner = meaningful(pair.into_inner());
-    let mut next = || inner.next();
     let kind = match rule {
         Rule::game_decl => {
-            let s = need(next())?;
-            let (name, name_span) = string(&s)?;
+            let (name, name_span) = string(&need(inner.next())?)?;
             ItemKind::Game { name, name_span }
         }
-        Rule::players_decl => {
-            let mut names = Vec::new();
-            while let Some(p) = next() {
-                names.push(ident(&p));
-            }
-            ItemKind::Players(names)
-        }
-        Rule::option_decl => {
-            let name = ident(&need(next())?);
-            let mut ty = option_type(need(next())?)?;
-            let value = need(next())?;
-            let v = need(value.into_inner().next())?;
-            let default = match v.as_rule() {
-                Rule::signed_int => OptionValue::Int(int(&v)?, span(&v)),
-                Rule::signed_fraction => {
-                    make_decimal(&mut ty);
-                    OptionValue::Int(hundredths(&v)?, span(&v))
-                }
-                _ => OptionValue::Word(ident(&v)),
-            };
-            let default = match (&ty, default) {
-                (OptionType::Range { decimal: true, .. }, OptionValue::Int(d, s))
-                    if v.as_rule() == Rule::signed_int =>
-                {
-                    OptionValue::Int(d * DECIMAL_SCALE, s)
-                }
-                (_, d) => d,
-            };
-            ItemKind::Option(OptionDecl { name, ty, default })
-        }
-        Rule::board_decl => ItemKind::Board(board(&mut next)?),
+        Rule::players_decl => ItemKind::Players(inner.map(|p| ident(&p)).collect()),
+        Rule::option_decl => ItemKind::Option(option_decl(&mut inner)?),
+        Rule::board_decl => ItemKind::Board(board(&mut || inner.next())?),
         Rule::direction_decl => {
-            let name = ident(&need(next())?);
-            let vector = vector(&need(next())?)?;
+            let name = ident(&need(inner.next())?);
+            let vector = vector(&need(inner.next())?)?;
             ItemKind::Direction { name, vector }
         }
-        Rule::relation_decl => {
-            let name = ident(&need(next())?);
-            let mut members = Vec::new();
-            let mut players = Vec::new();
-            while let Some(p) = next() {
-                let mut it = meaningful(p.into_inner());
-                members.push(rel_item(need(it.next())?)?);
-                players.push(it.next().map(|who| ident(&who)));
-            }
-            ItemKind::Relation {
-                name,
-                members,
-                players,
-            }
-        }
-        Rule::pattern_decl => {
-            let name = ident(&need(next())?);
-            let body = need(next())?;
-            let shape = match body.as_rule() {
-                Rule::line_pattern => {
-                    let r = need(meaningful(body.into_inner()).next())?;
-                    PatternShape::Line(rel_item(r)?)
-                }
-                _ => {
-                    let mut vs = Vec::new();
-                    for v in body.into_inner() {
-                        vs.push(vector(&v)?);
-                    }
-                    PatternShape::Shape(vs)
-                }
-            };
-            ItemKind::Pattern { name, shape }
-        }
+        Rule::relation_decl => relation_decl(&mut inner)?,
+        Rule::pattern_decl => pattern_decl(&mut inner)?,
         Rule::zone_decl => {
-            let name = ident(&need(next())?);
-            let cells = expr(need(next())?)?;
+            let name = ident(&need(inner.next())?);
+            let cells = expr(need(inner.next())?)?;
             ItemKind::Zone { name, cells }
         }
         Rule::piece_decl => {
-            let name = ident(&need(next())?);
-            let mut symbols = Vec::new();
-            while let Some(p) = next() {
-                symbols.push(string(&p)?);
-            }
+            let name = ident(&need(inner.next())?);
+            let symbols = inner.map(|p| string(&p)).collect::<Result<_>>()?;
             ItemKind::Piece { name, symbols }
         }
-        Rule::counter_decl => {
-            let name = ident(&need(next())?);
-            let mut p = need(next())?;
-            let per_player = p.as_rule() == Rule::per_player;
-            let per_cell = p.as_rule() == Rule::per_cell;
-            if per_player || per_cell {
-                p = need(next())?;
-            }
-            let init = expr(p)?;
-            let view = match next() {
-                None => CounterView::Plain,
-                Some(v) => match meaningful(v.into_inner()).next() {
-                    Some(rel) => CounterView::Directions(ident(&rel)),
-                    None => CounterView::Hidden,
-                },
-            };
-            ItemKind::Counter {
-                name,
-                per_player,
-                per_cell,
-                init,
-                view,
-            }
-        }
+        Rule::counter_decl => counter_decl(&mut inner)?,
         Rule::map_decl => {
-            let name = ident(&need(next())?);
+            let name = ident(&need(inner.next())?);
             let coords = inner.map(expr).collect::<Result<_>>()?;
             ItemKind::Map { name, coords }
         }
-        Rule::token_decl => {
-            let name = ident(&need(next())?);
-            let start = expr(need(next())?)?;
-            let carried = next().is_some();
-            ItemKind::Token {
-                name,
-                start,
-                carried,
-            }
-        }
-        Rule::track_decl => {
-            let name = ident(&need(next())?);
-            let mut lanes = Vec::new();
-            for group in inner {
-                let mut parts = meaningful(group.into_inner());
-                let player = ident(&need(parts.next())?);
-                for lane in parts {
-                    let cells = meaningful(lane.into_inner())
-                        .filter(|p| p.as_rule() == Rule::ident)
-                        .map(|p| ident(&p))
-                        .collect();
-                    lanes.push(TrackLane {
-                        player: player.clone(),
-                        cells,
-                    });
-                }
-            }
-            ItemKind::Track { name, lanes }
-        }
+        Rule::token_decl => token_decl(&mut inner)?,
+        Rule::track_decl => track_decl(&mut inner)?,
         Rule::status_decl => {
-            let text = template(need(next())?)?;
-            let when = match next() {
-                Some(e) => Some(expr(e)?),
-                None => None,
-            };
+            let text = template(need(inner.next())?)?;
+            let when = inner.next().map(expr).transpose()?;
             ItemKind::Status { text, when }
         }
         Rule::shape_decl => ItemKind::Shape(shape_decl(&mut inner)?),
-        Rule::marker_decl => {
-            let symbol = string(&need(next())?)?;
-            let cells = expr(need(next())?)?;
-            let legend = match next() {
-                Some(p) => Some(string(&need(p.into_inner().nth(1))?)?),
-                None => None,
-            };
-            ItemKind::Marker {
-                symbol,
-                cells,
-                legend,
-            }
-        }
+        Rule::marker_decl => marker_decl(&mut inner)?,
         Rule::score_decl => {
-            let player = ident(&need(next())?);
-            let e = expr(need(next())?)?;
+            let player = ident(&need(inner.next())?);
+            let e = expr(need(inner.next())?)?;
             ItemKind::Score { player, expr: e }
         }
         Rule::heuristic_decl => {
-            let player = ident(&need(next())?);
-            let e = expr(need(next())?)?;
+            let player = ident(&need(inner.next())?);
+            let e = expr(need(inner.next())?)?;
             ItemKind::Heuristic { player, expr: e }
         }
-        Rule::repetitions_decl => {
-            let mut names = Vec::new();
-            while let Some(p) = next() {
-                if p.as_rule() == Rule::ident {
-                    names.push(ident(&p));
-                }
-            }
-            ItemKind::RepetitionsIgnore(names)
-        }
-        Rule::define_decl => {
-            let name = ident(&need(next())?);
-            let mut body = need(next())?;
-            let mut params = Vec::new();
-            if body.as_rule() == Rule::define_params {
-                params = body
-                    .into_inner()
-                    .filter(|p| p.as_rule() == Rule::ident)
-                    .map(|p| ident(&p))
-                    .collect();
-                body = need(next())?;
-            }
-            let e = expr(body)?;
-            ItemKind::Define {
-                name,
-                params,
-                expr: e,
-            }
-        }
-        Rule::setup_decl => ItemKind::Setup(block(need(next())?)?),
-        Rule::turn_decl => ItemKind::Turn(block(need(next())?)?),
-        Rule::no_moves_decl => ItemKind::NoMoves(block(need(next())?)?),
+        Rule::repetitions_decl => ItemKind::RepetitionsIgnore(
+            inner
+                .filter(|p| p.as_rule() == Rule::ident)
+                .map(|p| ident(&p))
+                .collect(),
+        ),
+        Rule::define_decl => define_decl(&mut inner)?,
+        Rule::setup_decl => ItemKind::Setup(block(need(inner.next())?)?),
+        Rule::turn_decl => ItemKind::Turn(block(need(inner.next())?)?),
+        Rule::no_moves_decl => ItemKind::NoMoves(block(need(inner.next())?)?),
         _ => match super::table::item(rule, item_span, &mut inner)? {
             Some(t) => ItemKind::Table(t),
             None => return Err(internal(item_span, rule)),
@@ -329,6 +181,168 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
     Ok(Item {
         kind,
         span: item_span,
+    })
+}
+
+/// `option NAME: TYPE = DEFAULT`. A fractional default makes a range decimal, and an integer
+/// default of a decimal range is then scaled to hundredths like the range's bounds.
+fn option_decl<'a>(inner: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<OptionDecl> {
+    let name = ident(&need(inner.next())?);
+    let mut ty = option_type(need(inner.next())?)?;
+    let value = need(inner.next())?;
+    let v = need(value.into_inner().next())?;
+    let default = match v.as_rule() {
+        Rule::signed_int => OptionValue::Int(int(&v)?, span(&v)),
+        Rule::signed_fraction => {
+            make_decimal(&mut ty);
+            OptionValue::Int(hundredths(&v)?, span(&v))
+        }
+        _ => OptionValue::Word(ident(&v)),
+    };
+    let default = match (&ty, default) {
+        (OptionType::Range { decimal: true, .. }, OptionValue::Int(d, s))
+            if v.as_rule() == Rule::signed_int =>
+        {
+            OptionValue::Int(d * DECIMAL_SCALE, s)
+        }
+        (_, d) => d,
+    };
+    Ok(OptionDecl { name, ty, default })
+}
+
+/// `relation NAME = member | …`: each member with its optional player, kept in two parallel
+/// lists.
+fn relation_decl<'a>(inner: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<ItemKind> {
+    let name = ident(&need(inner.next())?);
+    let mut members = Vec::new();
+    let mut players = Vec::new();
+    for p in inner {
+        let mut it = meaningful(p.into_inner());
+        members.push(rel_item(need(it.next())?)?);
+        players.push(it.next().map(|who| ident(&who)));
+    }
+    Ok(ItemKind::Relation {
+        name,
+        members,
+        players,
+    })
+}
+
+/// `pattern NAME = …`: either a line along a relation or a shape of vectors.
+fn pattern_decl<'a>(inner: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<ItemKind> {
+    let name = ident(&need(inner.next())?);
+    let body = need(inner.next())?;
+    let shape = match body.as_rule() {
+        Rule::line_pattern => {
+            let r = need(meaningful(body.into_inner()).next())?;
+            PatternShape::Line(rel_item(r)?)
+        }
+        _ => {
+            let mut vs = Vec::new();
+            for v in body.into_inner() {
+                vs.push(vector(&v)?);
+            }
+            PatternShape::Shape(vs)
+        }
+    };
+    Ok(ItemKind::Pattern { name, shape })
+}
+
+/// `counter NAME [per player | per cell] = INIT [VIEW]`: the optional scope comes before the
+/// initial value, the optional view after it.
+fn counter_decl<'a>(inner: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<ItemKind> {
+    let name = ident(&need(inner.next())?);
+    let mut p = need(inner.next())?;
+    let per_player = p.as_rule() == Rule::per_player;
+    let per_cell = p.as_rule() == Rule::per_cell;
+    if per_player || per_cell {
+        p = need(inner.next())?;
+    }
+    let init = expr(p)?;
+    let view = match inner.next() {
+        None => CounterView::Plain,
+        Some(v) => match meaningful(v.into_inner()).next() {
+            Some(rel) => CounterView::Directions(ident(&rel)),
+            None => CounterView::Hidden,
+        },
+    };
+    Ok(ItemKind::Counter {
+        name,
+        per_player,
+        per_cell,
+        init,
+        view,
+    })
+}
+
+/// `token NAME at START [carried]`: the optional last child is the `carried` flag.
+fn token_decl<'a>(inner: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<ItemKind> {
+    let name = ident(&need(inner.next())?);
+    let start = expr(need(inner.next())?)?;
+    let carried = inner.next().is_some();
+    Ok(ItemKind::Token {
+        name,
+        start,
+        carried,
+    })
+}
+
+/// `track NAME { … }`: each player's group of lanes, flattened into one lane per entry that
+/// remembers its player.
+fn track_decl<'a>(inner: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<ItemKind> {
+    let name = ident(&need(inner.next())?);
+    let mut lanes = Vec::new();
+    for group in inner {
+        let mut parts = meaningful(group.into_inner());
+        let player = ident(&need(parts.next())?);
+        for lane in parts {
+            let cells = meaningful(lane.into_inner())
+                .filter(|p| p.as_rule() == Rule::ident)
+                .map(|p| ident(&p))
+                .collect();
+            lanes.push(TrackLane {
+                player: player.clone(),
+                cells,
+            });
+        }
+    }
+    Ok(ItemKind::Track { name, lanes })
+}
+
+/// `marker "S" on CELLS [LEGEND]`: the legend's text is the second child of its clause.
+fn marker_decl<'a>(inner: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<ItemKind> {
+    let symbol = string(&need(inner.next())?)?;
+    let cells = expr(need(inner.next())?)?;
+    let legend = match inner.next() {
+        Some(p) => Some(string(&need(p.into_inner().nth(1))?)?),
+        None => None,
+    };
+    Ok(ItemKind::Marker {
+        symbol,
+        cells,
+        legend,
+    })
+}
+
+/// `define NAME [PARAMS] = EXPR`: the parameter list is optional, so the body is either the
+/// second or the third child.
+fn define_decl<'a>(inner: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<ItemKind> {
+    let name = ident(&need(inner.next())?);
+    let mut body = need(inner.next())?;
+    let mut params = Vec::new();
+    if body.as_rule() == Rule::define_params {
+        params = body
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::ident)
+            .map(|p| ident(&p))
+            .collect();
+        body = need(inner.next())?;
+    }
+    let e = expr(body)?;
+    Ok(ItemKind::Define {
+        name,
+        params,
+        expr: e,
     })
 }
 
@@ -559,35 +573,14 @@ fn block(pair: Pair<'_, Rule>) -> Result<Block> {
     Ok(Block { stmts, span: sp })
 }
 
+/// One statement: a short dispatcher over the statement's rule; statements with optional or
+/// reordered parts have their own helper below.
 fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
     let sp = span(&pair);
     let rule = pair.as_rule();
     let mut it = meaningful(pair.into_inner());
     let kind = match rule {
-        Rule::place_stmt => {
-            let var = ident(&need(it.next())?);
-            let from = expr(need(it.next())?)?;
-            let turned = ident(&need(it.next())?);
-            let layer = ident(&need(it.next())?);
-            let mut max = None;
-            let mut feet = None;
-            for p in it.by_ref() {
-                let value = need(meaningful(p.clone().into_inner()).next())?;
-                if p.as_rule() == Rule::place_max {
-                    max = Some(expr(value)?);
-                } else {
-                    feet = Some(expr(value)?);
-                }
-            }
-            StmtKind::Place {
-                var,
-                from,
-                turned,
-                layer,
-                max,
-                feet,
-            }
-        }
+        Rule::place_stmt => place_stmt(&mut it)?,
         Rule::pick_stmt => {
             let var = ident(&need(it.next())?);
             let from = expr(need(it.next())?)?;
@@ -597,47 +590,13 @@ fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
             };
             StmtKind::Pick { var, from, by }
         }
-        Rule::roll_stmt => {
-            let mut counters = Vec::new();
-            let mut bounds = Vec::new();
-            for p in it {
-                if p.as_rule() == Rule::ident {
-                    counters.push(ident(&p));
-                } else {
-                    bounds.push(p);
-                }
-            }
-            let mut bounds = bounds.into_iter();
-            let lo = need(bounds.next())?;
-            let hi = need(bounds.next())?;
-            StmtKind::Roll {
-                counters,
-                lo: int(&lo)?,
-                hi: int(&hi)?,
-                range: span(&lo).merge(span(&hi)),
-            }
-        }
+        Rule::roll_stmt => roll_stmt(&mut it)?,
         Rule::again_stmt => StmtKind::Again,
         Rule::while_stmt => StmtKind::While {
             cond: expr(need(it.next())?)?,
             body: block(need(it.next())?)?,
         },
-        Rule::put_stmt => {
-            let piece = ident(&need(it.next())?);
-            let a = expr(need(it.next())?)?;
-            match it.next() {
-                Some(b) => StmtKind::Put {
-                    piece,
-                    owner: Some(a),
-                    at: expr(b)?,
-                },
-                None => StmtKind::Put {
-                    piece,
-                    owner: None,
-                    at: a,
-                },
-            }
-        }
+        Rule::put_stmt => put_stmt(&mut it)?,
         Rule::remove_stmt => StmtKind::Remove {
             at: expr(need(it.next())?)?,
         },
@@ -668,41 +627,10 @@ fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
             owner: it.next().map(expr).transpose()?,
         },
         Rule::require_stmt => StmtKind::Require(expr(need(it.next())?)?),
-        Rule::if_stmt => {
-            let cond = expr(need(it.next())?)?;
-            let then = block(need(it.next())?)?;
-            let otherwise = match it.next() {
-                None => None,
-                Some(p) if p.as_rule() == Rule::if_stmt => {
-                    let s = stmt(p)?;
-                    Some(Block {
-                        span: s.span,
-                        stmts: vec![s],
-                    })
-                }
-                Some(p) => Some(block(p)?),
-            };
-            StmtKind::If {
-                cond,
-                then,
-                otherwise,
-            }
-        }
+        Rule::if_stmt => if_stmt(&mut it)?,
         Rule::either_stmt => StmtKind::Either(it.map(block).collect::<Result<_>>()?),
         Rule::first_stmt => StmtKind::First(it.map(block).collect::<Result<_>>()?),
-        Rule::repeat_stmt => {
-            let lo = need(it.next())?;
-            let hi = need(it.next())?;
-            let range = span(&lo).merge(span(&hi));
-            let min = u32::try_from(int(&lo)?).unwrap_or(0);
-            let max = u32::try_from(int(&hi)?).unwrap_or(0);
-            StmtKind::Repeat {
-                min,
-                max,
-                range,
-                body: block(need(it.next())?)?,
-            }
-        }
+        Rule::repeat_stmt => repeat_stmt(&mut it)?,
         Rule::distinct_stmt => StmtKind::Distinct(block(need(it.next())?)?),
         Rule::write_stmt => StmtKind::Write(template(need(it.next())?)?),
         Rule::win_stmt => StmtKind::Win(expr(need(it.next())?)?),
@@ -713,30 +641,140 @@ fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
             let value = expr(need(it.next())?)?;
             StmtKind::Let { name, value }
         }
-        Rule::assign_stmt => {
-            let target = ident(&need(it.next())?);
-            let mut p = need(it.next())?;
-            let mut index = None;
-            if p.as_rule() == Rule::expr {
-                index = Some(expr(p)?);
-                p = need(it.next())?;
-            }
-            let op = match p.as_str() {
-                "+=" => AssignOp::Add,
-                "-=" => AssignOp::Sub,
-                _ => AssignOp::Set,
-            };
-            let value = expr(need(it.next())?)?;
-            StmtKind::Assign {
-                target,
-                index,
-                op,
-                value,
-            }
-        }
+        Rule::assign_stmt => assign_stmt(&mut it)?,
         _ => return Err(internal(sp, rule)),
     };
     Ok(Stmt { kind, span: sp })
+}
+
+/// `place VAR in EXPR turned T on LAYER [max …] [feet …]`: each trailing option is told apart
+/// by its rule, since either may be missing.
+fn place_stmt<'a>(it: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<StmtKind> {
+    let var = ident(&need(it.next())?);
+    let from = expr(need(it.next())?)?;
+    let turned = ident(&need(it.next())?);
+    let layer = ident(&need(it.next())?);
+    let mut max = None;
+    let mut feet = None;
+    for p in it.by_ref() {
+        let value = need(meaningful(p.clone().into_inner()).next())?;
+        if p.as_rule() == Rule::place_max {
+            max = Some(expr(value)?);
+        } else {
+            feet = Some(expr(value)?);
+        }
+    }
+    Ok(StmtKind::Place {
+        var,
+        from,
+        turned,
+        layer,
+        max,
+        feet,
+    })
+}
+
+/// `roll C, … in LO..HI`: the counters are the identifiers, the two bounds the rest.
+fn roll_stmt<'a>(it: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<StmtKind> {
+    let mut counters = Vec::new();
+    let mut bounds = Vec::new();
+    for p in it {
+        if p.as_rule() == Rule::ident {
+            counters.push(ident(&p));
+        } else {
+            bounds.push(p);
+        }
+    }
+    let mut bounds = bounds.into_iter();
+    let lo = need(bounds.next())?;
+    let hi = need(bounds.next())?;
+    Ok(StmtKind::Roll {
+        counters,
+        lo: int(&lo)?,
+        hi: int(&hi)?,
+        range: span(&lo).merge(span(&hi)),
+    })
+}
+
+/// `put PIECE [of OWNER] at CELL`: with one expression it is the cell, with two the first is
+/// the owner.
+fn put_stmt<'a>(it: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<StmtKind> {
+    let piece = ident(&need(it.next())?);
+    let a = expr(need(it.next())?)?;
+    Ok(match it.next() {
+        Some(b) => StmtKind::Put {
+            piece,
+            owner: Some(a),
+            at: expr(b)?,
+        },
+        None => StmtKind::Put {
+            piece,
+            owner: None,
+            at: a,
+        },
+    })
+}
+
+/// `if COND { … } [else …]`: an `else if` becomes an `else` block holding the nested `if`, so
+/// every branch is a block.
+fn if_stmt<'a>(it: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<StmtKind> {
+    let cond = expr(need(it.next())?)?;
+    let then = block(need(it.next())?)?;
+    let otherwise = match it.next() {
+        None => None,
+        Some(p) if p.as_rule() == Rule::if_stmt => {
+            let s = stmt(p)?;
+            Some(Block {
+                span: s.span,
+                stmts: vec![s],
+            })
+        }
+        Some(p) => Some(block(p)?),
+    };
+    Ok(StmtKind::If {
+        cond,
+        then,
+        otherwise,
+    })
+}
+
+/// `repeat LO..HI { … }`: a bound that does not fit a count is read as 0.
+fn repeat_stmt<'a>(it: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<StmtKind> {
+    let lo = need(it.next())?;
+    let hi = need(it.next())?;
+    let range = span(&lo).merge(span(&hi));
+    let min = u32::try_from(int(&lo)?).unwrap_or(0);
+    let max = u32::try_from(int(&hi)?).unwrap_or(0);
+    Ok(StmtKind::Repeat {
+        min,
+        max,
+        range,
+        body: block(need(it.next())?)?,
+    })
+}
+
+/// `TARGET[INDEX] (= | += | -=) VALUE`: the index is optional, so the operator is the second
+/// or third child.
+fn assign_stmt<'a>(it: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<StmtKind> {
+    let target = ident(&need(it.next())?);
+    let mut p = need(it.next())?;
+    let mut index = None;
+    if p.as_rule() == Rule::expr {
+        index = Some(expr(p)?);
+        p = need(it.next())?;
+    }
+    let op = match p.as_str() {
+        "+=" => AssignOp::Add,
+        "-=" => AssignOp::Sub,
+        _ => AssignOp::Set,
+    };
+    let value = expr(need(it.next())?)?;
+    Ok(StmtKind::Assign {
+        target,
+        index,
+        op,
+        value,
+    })
 }
 
 fn pratt() -> &'static PrattParser<Rule> {

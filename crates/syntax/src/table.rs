@@ -16,6 +16,7 @@ use super::span::Span;
 type Result<T> = std::result::Result<T, SyntaxError>;
 
 /// The table-game declaration `rule`, from its meaningful children; `None` if `rule` is not one.
+/// A short dispatcher: declarations with nested members have their own helper below.
 pub(super) fn item<'a>(
     rule: Rule,
     item_span: Span,
@@ -32,63 +33,7 @@ pub(super) fn item<'a>(
                 value_span: span(&v),
             }
         }
-        Rule::table_decl => {
-            let length = quantity(next()?)?;
-            let width = quantity(next()?)?;
-            let mut walls = Vec::new();
-            let mut lines = Vec::new();
-            let mut physics = Vec::new();
-            let mut regions = Vec::new();
-            while let Ok(p) = next() {
-                let rule = p.as_rule();
-                let constant = match rule {
-                    Rule::table_friction => Some(Physics::Friction),
-                    Rule::table_restitution => Some(Physics::StoneRestitution),
-                    Rule::table_jump => Some(Physics::WallJumpSpeed),
-                    Rule::table_step => Some(Physics::TimeStep),
-                    _ => None,
-                };
-                if let Some(c) = constant {
-                    let mut qs = meaningful(p.into_inner());
-                    physics.push((c, quantity(need(qs.next())?)?));
-                    if c == Physics::StoneRestitution {
-                        physics.push((Physics::WallRestitution, quantity(need(qs.next())?)?));
-                    }
-                    continue;
-                }
-                match rule {
-                    Rule::table_region_decl => {
-                        let greater = p.as_str().contains('>');
-                        let mut it = meaningful(p.into_inner());
-                        let name = ident(&need(it.next())?);
-                        let axis = ident(&need(it.next())?);
-                        let q = it.find(|q| q.as_rule() == Rule::quantity);
-                        let at = quantity(need(q)?)?;
-                        regions.push(Region {
-                            name,
-                            at: AxisAt { axis, at },
-                            greater,
-                        });
-                    }
-                    Rule::wall_decl => {
-                        walls.push(axis_at(need(meaningful(p.into_inner()).next())?)?)
-                    }
-                    _ => {
-                        let mut it = meaningful(p.into_inner());
-                        let name = ident(&need(it.next())?);
-                        lines.push((name, axis_at(need(it.next())?)?));
-                    }
-                }
-            }
-            TableItem::Table {
-                length,
-                width,
-                physics,
-                walls,
-                lines,
-                regions,
-            }
-        }
+        Rule::table_decl => table_decl(&mut next)?,
         Rule::home_decl => TableItem::Home {
             player: ident(&next()?),
             line: ident(&next()?),
@@ -97,10 +42,7 @@ pub(super) fn item<'a>(
             let name = ident(&next()?);
             let letter = string(&next()?)?;
             let radius = quantity(next()?)?;
-            let mass = match next() {
-                Ok(p) => Some(quantity(p)?),
-                Err(_) => None,
-            };
+            let mass = next().ok().map(quantity).transpose()?;
             TableItem::Disc {
                 name,
                 letter,
@@ -108,13 +50,7 @@ pub(super) fn item<'a>(
                 mass,
             }
         }
-        Rule::faction_decl => {
-            let mut names = Vec::new();
-            while let Ok(p) = next() {
-                names.push(ident(&p));
-            }
-            TableItem::Factions(names)
-        }
+        Rule::faction_decl => TableItem::Factions(each(&mut next, |p| Ok(ident(&p)))?),
         Rule::card_decl => {
             let name = ident(&next()?);
             let faction = ident(&next()?);
@@ -129,88 +65,19 @@ pub(super) fn item<'a>(
                 by_hand,
             })
         }
-        Rule::army_rules_decl => {
-            let mut rules = Vec::new();
-            while let Ok(p) = next() {
-                rules.push(army_rule(p)?);
-            }
-            TableItem::ArmyRules(rules)
-        }
+        Rule::army_rules_decl => TableItem::ArmyRules(each(&mut next, army_rule)?),
         Rule::army_decl => TableItem::Army(army_body(item_span, &mut next)?),
-        Rule::table_setup_decl => {
-            let mut places = Vec::new();
-            while let Ok(p) = next() {
-                let alternating = p.as_str().trim_end().ends_with("alternating");
-                let mut names: Vec<_> = meaningful(p.into_inner()).map(|q| ident(&q)).collect();
-                let line = names.pop().ok_or_else(|| missing(item_span))?;
-                places.push(SetupPlace {
-                    kinds: names,
-                    line,
-                    alternating,
-                });
-            }
-            TableItem::Setup(places)
-        }
+        Rule::table_setup_decl => TableItem::Setup(each(&mut next, |p| setup_place(p, item_span))?),
         Rule::table_turn_decl => TableItem::Turn(steps(next()?)?),
         Rule::basic_shot_decl => TableItem::BasicShot(quantity(next()?)?),
         Rule::aim_noise_decl => TableItem::AimNoise(quantity(next()?)?),
-        Rule::points_decl => {
-            let mut points = Vec::new();
-            while let Ok(p) = next() {
-                let mut it = meaningful(p.into_inner());
-                let region = ident(&need(it.next())?);
-                points.push((region, count(&need(it.next())?)?));
-            }
-            TableItem::Points(points)
-        }
-        Rule::capture_decl => {
-            let mut rules = Vec::new();
-            while let Ok(p) = next() {
-                rules.push(capture_rule(p)?);
-            }
-            TableItem::Capture(rules)
-        }
-        Rule::match_decl => {
-            let mut rules = Vec::new();
-            while let Ok(p) = next() {
-                let rule_span = span(&p);
-                let r = need(p.into_inner().next())?;
-                let rule = r.as_rule();
-                let text = r.as_str().to_string();
-                let mut qs = meaningful(r.into_inner());
-                let q = qs.next();
-                let kind = match rule {
-                    Rule::match_referee => {
-                        let option = ident(&need(q)?);
-                        let word = qs.find(|p| p.as_rule() == Rule::ident);
-                        MatchRuleKind::Referee {
-                            option,
-                            word: ident(&need(word)?),
-                        }
-                    }
-                    Rule::match_win => MatchRuleKind::Win(condition(need(q)?)?),
-                    Rule::match_after => MatchRuleKind::After {
-                        turns: quantity(need(q)?)?,
-                        most: ident(&need(qs.find(|p| p.as_rule() == Rule::ident))?),
-                    },
-                    Rule::match_tie => match q {
-                        Some(t) if t.as_rule() == Rule::tie_sudden => MatchRuleKind::SuddenDeath(
-                            quantity(need(meaningful(t.into_inner()).next())?)?,
-                        ),
-                        _ => MatchRuleKind::TieDraw,
-                    },
-                    Rule::match_clock if text.contains("match") => {
-                        MatchRuleKind::MatchClock(quantity(need(q)?)?)
-                    }
-                    _ => MatchRuleKind::TurnClock(quantity(need(q)?)?),
-                };
-                rules.push(MatchRule {
-                    kind,
-                    span: rule_span,
-                });
-            }
-            TableItem::Match(rules)
-        }
+        Rule::points_decl => TableItem::Points(each(&mut next, |p| {
+            let mut it = meaningful(p.into_inner());
+            let region = ident(&need(it.next())?);
+            Ok((region, count(&need(it.next())?)?))
+        })?),
+        Rule::capture_decl => TableItem::Capture(each(&mut next, capture_rule)?),
+        Rule::match_decl => TableItem::Match(each(&mut next, match_rule)?),
         Rule::penalty_decl => {
             let name = ident(&next()?);
             let (text, _) = string(&next()?)?;
@@ -224,6 +91,138 @@ pub(super) fn item<'a>(
         _ => return Ok(None),
     };
     Ok(Some(item))
+}
+
+/// `parse` applied to each remaining child, in order; the first error stops it.
+fn each<'a, T>(
+    next: &mut impl FnMut() -> Result<Pair<'a, Rule>>,
+    mut parse: impl FnMut(Pair<'a, Rule>) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    while let Ok(p) = next() {
+        out.push(parse(p)?);
+    }
+    Ok(out)
+}
+
+/// `table LENGTH by WIDTH { … }`: the members are physics constants, walls, regions and named
+/// lines, each gathered into its own list in source order.
+fn table_decl<'a>(next: &mut impl FnMut() -> Result<Pair<'a, Rule>>) -> Result<TableItem> {
+    let length = quantity(next()?)?;
+    let width = quantity(next()?)?;
+    let mut walls = Vec::new();
+    let mut lines = Vec::new();
+    let mut physics = Vec::new();
+    let mut regions = Vec::new();
+    while let Ok(p) = next() {
+        let rule = p.as_rule();
+        if let Some(c) = physics_constant(rule) {
+            let mut qs = meaningful(p.into_inner());
+            physics.push((c, quantity(need(qs.next())?)?));
+            if c == Physics::StoneRestitution {
+                physics.push((Physics::WallRestitution, quantity(need(qs.next())?)?));
+            }
+            continue;
+        }
+        match rule {
+            Rule::table_region_decl => regions.push(table_region(p)?),
+            Rule::wall_decl => walls.push(axis_at(need(meaningful(p.into_inner()).next())?)?),
+            _ => {
+                let mut it = meaningful(p.into_inner());
+                let name = ident(&need(it.next())?);
+                lines.push((name, axis_at(need(it.next())?)?));
+            }
+        }
+    }
+    Ok(TableItem::Table {
+        length,
+        width,
+        physics,
+        walls,
+        lines,
+        regions,
+    })
+}
+
+/// The physics constant a table member sets, if it is one; restitution sets two (stones, then
+/// walls).
+fn physics_constant(rule: Rule) -> Option<Physics> {
+    match rule {
+        Rule::table_friction => Some(Physics::Friction),
+        Rule::table_restitution => Some(Physics::StoneRestitution),
+        Rule::table_jump => Some(Physics::WallJumpSpeed),
+        Rule::table_step => Some(Physics::TimeStep),
+        _ => None,
+    }
+}
+
+/// A table region: a name, an axis and a position on it; a `>` in its text makes it the side
+/// greater than the position.
+fn table_region(p: Pair<'_, Rule>) -> Result<Region> {
+    let greater = p.as_str().contains('>');
+    let mut it = meaningful(p.into_inner());
+    let name = ident(&need(it.next())?);
+    let axis = ident(&need(it.next())?);
+    let q = it.find(|q| q.as_rule() == Rule::quantity);
+    let at = quantity(need(q)?)?;
+    Ok(Region {
+        name,
+        at: AxisAt { axis, at },
+        greater,
+    })
+}
+
+/// One setup placement: kinds of discs, then the line they go on (the last name), optionally
+/// `alternating`.
+fn setup_place(p: Pair<'_, Rule>, item_span: Span) -> Result<SetupPlace> {
+    let alternating = p.as_str().trim_end().ends_with("alternating");
+    let mut names: Vec<_> = meaningful(p.into_inner()).map(|q| ident(&q)).collect();
+    let line = names.pop().ok_or_else(|| missing(item_span))?;
+    Ok(SetupPlace {
+        kinds: names,
+        line,
+        alternating,
+    })
+}
+
+/// One rule of a `match { … }` block. The match clock and the turn clock share a rule, told
+/// apart by the word `match` in the text.
+fn match_rule(p: Pair<'_, Rule>) -> Result<MatchRule> {
+    let rule_span = span(&p);
+    let r = need(p.into_inner().next())?;
+    let rule = r.as_rule();
+    let text = r.as_str().to_string();
+    let mut qs = meaningful(r.into_inner());
+    let q = qs.next();
+    let kind = match rule {
+        Rule::match_referee => {
+            let option = ident(&need(q)?);
+            let word = qs.find(|p| p.as_rule() == Rule::ident);
+            MatchRuleKind::Referee {
+                option,
+                word: ident(&need(word)?),
+            }
+        }
+        Rule::match_win => MatchRuleKind::Win(condition(need(q)?)?),
+        Rule::match_after => MatchRuleKind::After {
+            turns: quantity(need(q)?)?,
+            most: ident(&need(qs.find(|p| p.as_rule() == Rule::ident))?),
+        },
+        Rule::match_tie => match q {
+            Some(t) if t.as_rule() == Rule::tie_sudden => {
+                MatchRuleKind::SuddenDeath(quantity(need(meaningful(t.into_inner()).next())?)?)
+            }
+            _ => MatchRuleKind::TieDraw,
+        },
+        Rule::match_clock if text.contains("match") => {
+            MatchRuleKind::MatchClock(quantity(need(q)?)?)
+        }
+        _ => MatchRuleKind::TurnClock(quantity(need(q)?)?),
+    };
+    Ok(MatchRule {
+        kind,
+        span: rule_span,
+    })
 }
 
 fn missing(at: Span) -> SyntaxError {
