@@ -17,7 +17,7 @@
 //! Nothing of the user's is overwritten: `--out` must be a new or empty directory, or one an
 //! earlier compile made (it holds the marker file [`MARKER`]); `--module` writes only a new file
 //! or one an earlier compile wrote. Concurrent compiles never hand back each other's binary:
-//! each crate's package is named after its directory ([`package_name`]), and a compile holds a
+//! each crate's package is named after its directory (`package_name`), and a compile holds a
 //! lock on its directory's marker until it is done, so two into one directory take turns.
 
 use std::path::{Path, PathBuf};

@@ -550,7 +550,7 @@ impl Game for BoardGame<'_> {
     }
 
     /// The game's `heuristic` when it declares one (the lead `h[player] - h[opponent]`,
-    /// squashed by [`squash_lead`]), else the default [`material`].
+    /// squashed by `squash_lead`), else the default `material`.
     fn evaluate(&mut self, player: u8) -> f64 {
         if self.engine.program().heuristic.is_some() {
             return evaluate_board(&self.engine, player);

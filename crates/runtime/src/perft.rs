@@ -80,7 +80,7 @@ pub fn perft_within(engine: &mut Engine<'_>, depth: u32, budget: Budget) -> Resu
 
 /// Counts that share one budget (a command's whole run: several depths, several first moves),
 /// and the leaves they counted so far, also when a bound stopped them midway. Looks at the
-/// clock every [`CLOCK_EVERY`] positions, never at each one.
+/// clock every `CLOCK_EVERY` positions, never at each one.
 #[derive(Clone, Debug)]
 pub struct Bounded {
     /// Leaves the budget still allows.
