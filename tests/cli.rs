@@ -1772,6 +1772,41 @@ fn compile_never_overwrites_what_it_did_not_write() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A byte-order mark and old Mac line endings (a lone carriage return) read like any file:
+/// the game checks, and an error is reported on its own line.
+#[test]
+fn byte_order_marks_and_carriage_returns_read_as_usual() {
+    let dir = scratch("line-endings");
+    let text = fs::read_to_string(root().join("games/tictactoe.game")).expect("read");
+    let bom = dir.join("bom.game");
+    fs::write(&bom, format!("\u{FEFF}{text}")).expect("write");
+    let o = run(&["check", &bom.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mac = dir.join("mac.game");
+    fs::write(&mac, text.replace('\n', "\r")).expect("write");
+    let o = run(&["check", &mac.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let line = text
+        .lines()
+        .position(|l| l.contains("put stone at c"))
+        .expect("a put")
+        + 1;
+    let broken = dir.join("broken.game");
+    fs::write(
+        &broken,
+        text.replace("put stone at c", "put stnoe at c")
+            .replace('\n', "\r"),
+    )
+    .expect("write");
+    let o = run(&["check", &broken.display().to_string(), "--format", "json"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("\"line\": {line},")),
+        "line {line}: {}",
+        stdout(&o)
+    );
+}
+
 // ---- a table game: WarStone ----------------------------------------------------------------
 
 const WARSTONE: &str = "games/warstone.game";

@@ -446,12 +446,14 @@ pub(crate) fn read_bounded(reader: impl io::Read) -> io::Result<String> {
             MAX_FILE_BYTES >> 20
         )));
     }
-    String::from_utf8(bytes).map_err(|_| {
+    let mut text = String::from_utf8(bytes).map_err(|_| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             "stream did not contain valid UTF-8",
         )
-    })
+    })?;
+    crate::syntax::normalize_line_breaks(&mut text);
+    Ok(text)
 }
 
 /// Reads the text file at `path`, at most [`MAX_FILE_BYTES`] of it.

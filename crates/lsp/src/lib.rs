@@ -293,7 +293,9 @@ impl Server<'_> {
                     .extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
                 {
                     let uri = p.text_document.uri;
-                    self.documents.insert(uri.clone(), p.text_document.text);
+                    let mut text = p.text_document.text;
+                    syntax::normalize_line_breaks(&mut text);
+                    self.documents.insert(uri.clone(), text);
                     self.unchecked.insert(uri, Some(p.text_document.version));
                 }
             }
@@ -306,6 +308,7 @@ impl Server<'_> {
                     for change in p.content_changes {
                         apply(&mut text, change);
                     }
+                    syntax::normalize_line_breaks(&mut text);
                     self.documents.insert(uri.clone(), text);
                     self.unchecked.insert(uri, Some(p.text_document.version));
                 }

@@ -14,6 +14,24 @@ pub use format::{format_source, FormatError};
 pub use from_pairs::MAX_DEPTH;
 pub use span::{Ident, Span};
 
+/// Reads every lone carriage return (the line ending of old Mac files) as a line feed, in
+/// place: lines are then counted alike everywhere (diagnostics, the formatter, the editor), and
+/// every byte keeps its offset, so spans stay valid for the text as it was read.
+pub fn normalize_line_breaks(text: &mut String) {
+    if !text.contains('\r') {
+        return;
+    }
+    let mut bytes = std::mem::take(text).into_bytes();
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            bytes[i] = b'\n';
+        }
+    }
+    // One ASCII byte for another: still UTF-8.
+    *text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
 /// Parses a `.game` source text into its syntax tree.
 ///
 /// # Errors
@@ -70,6 +88,19 @@ pub fn looks_like_game(source: &str) -> Result<(), Span> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn lone_carriage_returns_become_line_feeds_in_place() {
+        let mut text = "a\rb\r\nc\r".to_string();
+        super::normalize_line_breaks(&mut text);
+        assert_eq!(text, "a\nb\r\nc\n");
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_lone_carriage_returns_parse() {
+        let text = "\u{FEFF}game \"x\" // a comment\rplayers A, B\rturn { win nobody }\r";
+        assert!(super::parse(text).is_ok());
+    }
+
     use super::looks_like_game;
 
     #[test]
