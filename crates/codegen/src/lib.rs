@@ -15,10 +15,10 @@
 //! (`prettyplease`) at the end. Calls between generated functions are recorded as the code
 //! that makes them is built ([`Call`]), which decides what is emitted and inlined.
 //!
-//! The modules: [`reads`] (what each op reads and writes of the position, and the analyses
-//! built on it), [`tables`] (relation, ray and pattern tables and the set operations built on
-//! them), [`sets`] (sets, integers and conditions), [`walk`] (the generating walk and the
-//! items of one program) and [`replay`] (a known move applied).
+//! The modules: `reads` (what each op reads and writes of the position, and the analyses
+//! built on it), `tables` (relation, ray and pattern tables and the set operations built on
+//! them), `sets` (sets, integers and conditions), `walk` (the generating walk and the
+//! items of one program) and `replay` (a known move applied).
 
 mod reads;
 mod replay;
