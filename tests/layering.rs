@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rulestone-check", 3),
     ("rulestone-codegen", 3),
     ("rulestone-agents", 3),
+    ("rulestone-draw", 3),
     ("rulestone-lower", 4),
     ("rulestone-lsp", 5),
     ("rulestone", 6),
@@ -59,6 +60,18 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         &["rulestone-syntax", "rulestone-check", "pest", "clap"],
     ),
     ("rulestone-lsp", &["rulestone-runtime", "clap", "plotters"]),
+    (
+        "rulestone-draw",
+        &[
+            "rulestone-syntax",
+            "rulestone-check",
+            "rulestone-lower",
+            "rulestone-diag",
+            "pest",
+            "clap",
+            "plotters",
+        ],
+    ),
 ];
 
 /// Package name to the names of its normal and build dependencies.

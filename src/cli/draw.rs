@@ -53,10 +53,7 @@ pub(crate) fn run(args: &DrawArgs, compiled: Compiled) -> Result<()> {
         .into());
     }
     let format = args.format.unwrap_or_else(|| match &args.output {
-        Some(p)
-            if p.extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("png")) =>
-        {
+        Some(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) => {
             PictureFormat::Png
         }
         _ => PictureFormat::Svg,

@@ -70,11 +70,10 @@ fn relation_vectors(board: &Board, relation: &rulestone_ir::Relation) -> Vec<Vec
         .rays
         .iter()
         .filter_map(|ray| {
-            let (from, to) = ray
-                .next
-                .iter()
-                .enumerate()
-                .find(|&(c, &n)| n != NO_CELL && usize::from(n) < board.len() && c < board.len())?;
+            let (from, to) =
+                ray.next.iter().enumerate().find(|&(c, &n)| {
+                    n != NO_CELL && usize::from(n) < board.len() && c < board.len()
+                })?;
             let to = usize::from(*to);
             Some(
                 (0..axes)
@@ -132,7 +131,11 @@ impl Lattice {
 /// A leading axis that is a level: some relation's vectors all step one level the same way
 /// (all `-1` or all `+1` on that axis) and, on average, sideways in the plane; the shift per
 /// level up that puts a cell at the centre of the cells it rests on.
-fn level_axis(program: &Program, leading: usize, plane: (usize, usize)) -> Option<(usize, (f64, f64))> {
+fn level_axis(
+    program: &Program,
+    leading: usize,
+    plane: (usize, usize),
+) -> Option<(usize, (f64, f64))> {
     let board = &program.board;
     for axis in 0..leading {
         for relation in &program.relations {
@@ -173,7 +176,12 @@ pub fn layout(program: &Program) -> Layout {
     if axes < 2 {
         // One axis: a single row.
         let centres = (0..cells)
-            .map(|c| (f64::from(if axes == 1 { board.coord(c, 0) } else { 0 }), 0.0))
+            .map(|c| {
+                (
+                    f64::from(if axes == 1 { board.coord(c, 0) } else { 0 }),
+                    0.0,
+                )
+            })
             .collect();
         return Layout {
             lattice: Lattice::Square,
@@ -254,10 +262,8 @@ pub fn layout(program: &Program) -> Layout {
                 continue;
             }
             let shift = offset - lo;
-            for c in 0..cells {
-                if panels[c] == p {
-                    centres[c].0 += shift;
-                }
+            for (centre, _) in centres.iter_mut().zip(&panels).filter(|(_, &q)| q == p) {
+                centre.0 += shift;
             }
             offset += hi - lo + 2.0;
         }
@@ -286,7 +292,10 @@ mod tests {
 
     #[test]
     fn square_by_default() {
-        assert_eq!(lattice(&[(1, 0), (0, 1), (-1, 0), (0, -1)]), Lattice::Square);
+        assert_eq!(
+            lattice(&[(1, 0), (0, 1), (-1, 0), (0, -1)]),
+            Lattice::Square
+        );
         assert_eq!(lattice(&[(1, 0), (1, 1), (1, -1)]), Lattice::Square);
         assert_eq!(lattice(&[]), Lattice::Square);
     }

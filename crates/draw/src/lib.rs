@@ -40,6 +40,8 @@ use geometry::{CellShape, Layout};
 use svg::{Svg, Val};
 
 pub use geometry::layout;
+/// The rasterizer's pixel maps, for callers that read a PNG back.
+pub use resvg::tiny_skia;
 
 /// The font every picture is written and rasterized with (DejaVu Sans; see
 /// `assets/DejaVuSans-LICENSE.txt`).
@@ -75,7 +77,11 @@ pub struct View<'p> {
 impl<'p> View<'p> {
     /// The engine's position; `before` is the position before the last move (its board and
     /// counters), whose differences are the last move's cells.
-    pub fn of(engine: &mut Engine<'p>, before: Option<(&[u8], &[i32])>, last_text: Option<String>) -> View<'p> {
+    pub fn of(
+        engine: &mut Engine<'p>,
+        before: Option<(&[u8], &[i32])>,
+        last_text: Option<String>,
+    ) -> View<'p> {
         let program = engine.program();
         let result = engine.outcome();
         let state = &engine.state;
@@ -144,6 +150,8 @@ const PLAYER_COLOURS: &[(&str, &str)] = &[
 const MARKER_COLOURS: &[&str] = &[
     "#e67e22", "#2980b9", "#27ae60", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d",
 ];
+/// How far each level is lifted in the picture, in cells.
+const LEVEL_LIFT: f64 = 0.3;
 const LAST_COLOUR: &str = "#d62828";
 const INK: &str = "#202020";
 const FAINT: &str = "#6b5d45";
@@ -245,6 +253,9 @@ pub fn svg(view: &View<'_>, width: u32) -> String {
     Picture::new(view, &layout).write(width)
 }
 
+/// A line of the side panel: its text, its size factor and an optional swatch colour.
+type Line = (String, f64, Option<&'static str>);
+
 /// A picture being laid out: the board's extent and the panel's.
 struct Picture<'v, 'p> {
     view: &'v View<'p>,
@@ -257,14 +268,30 @@ struct Picture<'v, 'p> {
 
 impl<'v, 'p> Picture<'v, 'p> {
     fn new(view: &'v View<'p>, layout: &'v Layout) -> Self {
-        let at: Vec<(f64, f64)> = layout.centres.iter().map(|&(x, y)| (x, -y)).collect();
+        // Each level up is lifted a little, so a ball shows above the ones it rests on.
+        let at: Vec<(f64, f64)> = layout
+            .centres
+            .iter()
+            .zip(&layout.levels)
+            .map(|(&(x, y), &level)| (x, -y - LEVEL_LIFT * level as f64))
+            .collect();
         let r = match layout.shape {
             CellShape::Hex => 1.0 / 3f64.sqrt(),
             _ => 0.5,
         };
-        let mut b = (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+        let mut b = (
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        );
         for &(x, y) in &at {
-            b = (b.0.min(x - r), b.1.min(y - r), b.2.max(x + r), b.3.max(y + r));
+            b = (
+                b.0.min(x - r),
+                b.1.min(y - r),
+                b.2.max(x + r),
+                b.3.max(y + r),
+            );
         }
         if !b.0.is_finite() {
             b = (0.0, 0.0, 1.0, 1.0);
@@ -281,7 +308,11 @@ impl<'v, 'p> Picture<'v, 'p> {
         let mut s = Svg::default();
         let (l, t, r, b) = self.bounds;
         let margin = 0.4;
-        let title_h = if self.layout.panel_titles.len() > 1 { 0.7 } else { 0.0 };
+        let title_h = if self.layout.panel_titles.len() > 1 {
+            0.7
+        } else {
+            0.0
+        };
         let board_w = r - l;
         let board_h = b - t + title_h;
         // The panel's text scales with the board, so it reads the same at any board size.
@@ -309,7 +340,11 @@ impl<'v, 'p> Picture<'v, 'p> {
         self.cells(&mut s);
         self.write_panel(&mut s, &lines, panel_x, t, k);
         let w = f64::from(width);
-        s.finish(w, (w * total_h / total_w).round(), (left, top, total_w, total_h))
+        s.finish(
+            w,
+            (w * total_h / total_w).round(),
+            (left, top, total_w, total_h),
+        )
     }
 
     fn panel_titles(&self, s: &mut Svg, top: f64) {
@@ -323,7 +358,9 @@ impl<'v, 'p> Picture<'v, 'p> {
                 .collect();
             let (lo, hi) = xs
                 .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+                    (a.min(x), b.max(x))
+                });
             if !lo.is_finite() {
                 continue;
             }
@@ -418,7 +455,11 @@ impl<'v, 'p> Picture<'v, 'p> {
             if has_piece {
                 let (_, owner) = kind_and_owner(code);
                 let (disc, ink) = player_colours(owner);
-                let radius = if layout.shape == CellShape::Circle { 0.46 } else { 0.34 };
+                let radius = if layout.shape == CellShape::Circle {
+                    0.46
+                } else {
+                    0.34
+                };
                 s.el(
                     "circle",
                     &[
@@ -586,10 +627,10 @@ impl<'v, 'p> Picture<'v, 'p> {
     }
 
     /// The side panel's lines: each with its size factor and an optional swatch colour.
-    fn panel_lines(&self) -> Vec<(String, f64, Option<&'static str>)> {
+    fn panel_lines(&self) -> Vec<Line> {
         let view = self.view;
         let program = view.program;
-        let mut lines: Vec<(String, f64, Option<&'static str>)> = Vec::new();
+        let mut lines: Vec<Line> = Vec::new();
         lines.push((program.name.clone(), 1.3, None));
         let width = 28;
         let push = |lines: &mut Vec<_>, text: &str, swatch| {
@@ -629,10 +670,18 @@ impl<'v, 'p> Picture<'v, 'p> {
         }
         for code in seen {
             let (kind, owner) = kind_and_owner(code);
-            let piece = program.pieces.get(kind).map_or("piece", |p| p.name.as_str());
+            let piece = program
+                .pieces
+                .get(kind)
+                .map_or("piece", |p| p.name.as_str());
             push(
                 &mut lines,
-                &format!("{} {}: {}", player_name(program, owner), piece, glyph(program, code)),
+                &format!(
+                    "{} {}: {}",
+                    player_name(program, owner),
+                    piece,
+                    glyph(program, code)
+                ),
                 Some(player_colours(owner).0),
             );
         }
@@ -642,12 +691,16 @@ impl<'v, 'p> Picture<'v, 'p> {
             } else {
                 format!("{} {}", marker.text, marker.legend)
             };
-            push(&mut lines, &text, Some(MARKER_COLOURS[i % MARKER_COLOURS.len()]));
+            push(
+                &mut lines,
+                &text,
+                Some(MARKER_COLOURS[i % MARKER_COLOURS.len()]),
+            );
         }
         lines
     }
 
-    fn write_panel(&self, s: &mut Svg, lines: &[(String, f64, Option<&'static str>)], x: f64, top: f64, k: f64) {
+    fn write_panel(&self, s: &mut Svg, lines: &[Line], x: f64, top: f64, k: f64) {
         let size = 0.34 * k;
         let mut y = top + size;
         for (text, factor, swatch) in lines {
@@ -693,11 +746,9 @@ fn direction(layout: &Layout, program: &Program, r: u16, value: i32) -> Option<(
     if axes < 2 {
         return None;
     }
-    let (from, to) = ray
-        .next
-        .iter()
-        .enumerate()
-        .find(|&(c, &t)| t != rulestone_ir::NO_CELL && c < board.len() && usize::from(t) < board.len())?;
+    let (from, to) = ray.next.iter().enumerate().find(|&(c, &t)| {
+        t != rulestone_ir::NO_CELL && c < board.len() && usize::from(t) < board.len()
+    })?;
     let to = usize::from(*to);
     let dx = board.coord(to, axes - 2) - board.coord(from, axes - 2);
     let dy = board.coord(to, axes - 1) - board.coord(from, axes - 1);
@@ -739,10 +790,23 @@ pub fn png(svg_text: &str) -> Result<Vec<u8>, DrawError> {
         fontdb: Arc::new(db),
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(svg_text, &options).map_err(|e| DrawError::Render(e.to_string()))?;
+    let tree =
+        usvg::Tree::from_str(svg_text, &options).map_err(|e| DrawError::Render(e.to_string()))?;
     let size = tree.size().to_int_size();
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| DrawError::Render(format!("no picture of {}x{} pixels", size.width(), size.height())))?;
-    resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    pixmap.encode_png().map_err(|e| DrawError::Render(e.to_string()))
+    let mut pixmap =
+        resvg::tiny_skia::Pixmap::new(size.width(), size.height()).ok_or_else(|| {
+            DrawError::Render(format!(
+                "no picture of {}x{} pixels",
+                size.width(),
+                size.height()
+            ))
+        })?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| DrawError::Render(e.to_string()))
 }
