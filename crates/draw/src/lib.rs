@@ -409,7 +409,22 @@ impl<'v, 'p> Picture<'v, 'p> {
                     }
                 }
             };
-            self.outline(s, c, fill, "#8a7650", 0.03, level > 0 && code == 0);
+            // An empty cell of an upper level is a small dot at the centre of its supports:
+            // its outline would hide the balls below.
+            let floating = layout.shape == CellShape::Circle && level > 0;
+            if floating && code == 0 {
+                s.el(
+                    "circle",
+                    &[
+                        ("cx", Val::N(x)),
+                        ("cy", Val::N(y)),
+                        ("r", Val::N(0.07)),
+                        ("fill", Val::T("#8a7650")),
+                    ],
+                );
+            } else if !floating {
+                self.outline(s, c, fill, "#8a7650", 0.03);
+            }
             // Markers: a tint and the mark in the top-right corner.
             for (i, (mark, cells)) in view.markers.iter().enumerate() {
                 if cells.contains(c) {
@@ -437,7 +452,7 @@ impl<'v, 'p> Picture<'v, 'p> {
                 CellShape::Hex => (x, y + 0.47, "middle"),
                 CellShape::Circle => (x, y + 0.07, "middle"),
             };
-            if layout.shape != CellShape::Circle || code == 0 {
+            if layout.shape != CellShape::Circle || (code == 0 && level == 0) {
                 s.text_el(
                     "text",
                     &[
@@ -487,15 +502,14 @@ impl<'v, 'p> Picture<'v, 'p> {
             }
             self.layers(s, c, has_piece);
             if view.last.contains(c) {
-                self.outline(s, c, "none", LAST_COLOUR, 0.07, false);
+                self.outline(s, c, "none", LAST_COLOUR, 0.07);
             }
         }
     }
 
     /// A cell's outline: a square, hexagon or circle slightly inside the cell.
-    fn outline(&self, s: &mut Svg, c: usize, fill: &str, stroke: &str, width: f64, dashed: bool) {
+    fn outline(&self, s: &mut Svg, c: usize, fill: &str, stroke: &str, width: f64) {
         let (x, y) = self.at[c];
-        let dash = if dashed { "0.06 0.05" } else { "none" };
         match self.layout.shape {
             CellShape::Square => s.el(
                 "rect",
@@ -527,7 +541,6 @@ impl<'v, 'p> Picture<'v, 'p> {
                     ("fill", Val::T(fill)),
                     ("stroke", Val::T(stroke)),
                     ("stroke-width", Val::N(width)),
-                    ("stroke-dasharray", Val::T(dash)),
                 ],
             ),
         }
