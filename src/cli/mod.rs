@@ -181,9 +181,10 @@ Examples:
   rulestone replay my.game --set size=5 --moves \"a1; b2\"")]
     Replay(replay::ReplayArgs),
 
-    /// Draw a picture of a position: the board from the game's geometry, the pieces, counters
-    /// and markers, the last move marked, and a side panel with the player to move, the
-    /// counters and a legend.
+    /// Draw a picture of a position, SVG or PNG, from the game's geometry.
+    ///
+    /// The board, the pieces, per-cell counters and markers, the last move marked, and a side
+    /// panel with the player to move, the counters and a legend.
     ///
     /// SVG goes to standard output unless `-o` names a file; PNG (rendered with the font
     /// shipped in `rulestone`, so pictures are the same on every machine) goes to the file `-o`
