@@ -17,6 +17,7 @@ mod bench;
 mod board;
 mod check;
 pub mod compile;
+mod draw;
 mod dump;
 mod explain;
 mod format;
@@ -179,6 +180,23 @@ Examples:
   rulestone replay my.game --moves \"a1; b2; c3\"
   rulestone replay my.game --set size=5 --moves \"a1; b2\"")]
     Replay(replay::ReplayArgs),
+
+    /// Draw a picture of a position, SVG or PNG, from the game's geometry.
+    ///
+    /// The board, the pieces, per-cell counters and markers, the last move marked, and a side
+    /// panel with the player to move, the counters and a legend.
+    ///
+    /// SVG goes to standard output unless `-o` names a file; PNG (rendered with the font
+    /// shipped in `rulestone`, so pictures are the same on every machine) goes to the file `-o`
+    /// names, or to standard output when it is not a terminal. Square grids, hex boards (axial
+    /// or doubled-width coordinates) and boards with levels are told apart by the board's axes
+    /// and its relations' direction vectors. Table games are not drawn yet.
+    #[command(after_help = "\
+Examples:
+  rulestone draw my.game > start.svg                   the start position, as SVG
+  rulestone draw my.game --after \"a1; b2\" -o pos.png   after two moves, as PNG
+  rulestone draw my.game --set size=5 --size 480 -o small.svg")]
+    Draw(draw::DrawArgs),
 
     /// Play random games and report who won, how often, and how long games last.
     ///
@@ -535,6 +553,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Perft(args) => perft::run(&args, compiled),
         Command::Play(args) => play::run(&args, compiled),
         Command::Replay(args) => replay::run(&args, compiled),
+        Command::Draw(args) => draw::run(&args, compiled),
         Command::Playout(args) => playout::run(&args, compiled),
         Command::Match(args) => matches::run(&args, compiled),
         Command::Arena(args) => arena::run(&args, compiled),
