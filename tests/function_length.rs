@@ -2,7 +2,8 @@
 //! to its closing brace: a long function is split into a short dispatcher plus one named helper
 //! per case or concern (`docs/architecture.md`).
 //!
-//! The scan covers `src/`, `crates/*/src/`, `crates/*/tests/` and `tests/*.rs`, and skips generated
+//! The scan covers `src/`, `crates/*/src/`, `crates/*/tests/` and `tests/` with its support
+//! modules in the folders below it (`tests/generator/`, `tests/common/`, ...), and skips generated
 //! code: any file that says `@generated` in its first lines (`tests/compiled/bundled.rs`, for
 //! one). It is a small lexer, not a parser: it blanks out comments, strings (raw ones too) and
 //! char literals so a brace inside them cannot fool it, then finds every `fn` followed by a
@@ -66,16 +67,16 @@ fn no_hand_written_function_is_longer_than_the_limit() {
 }
 
 /// The hand-written `.rs` files the rule covers, in a stable order: everything under `src/`,
-/// `crates/*/src/` and `crates/*/tests/`, and the test targets `tests/*.rs` (not yet the
-/// support modules in folders below `tests/`).
+/// `tests/` (the test targets and the support modules in its folders), `crates/*/src/` and
+/// `crates/*/tests/`.
 fn hand_written_files(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    collect_rust_files(&root.join("src"), true, &mut files);
-    collect_rust_files(&root.join("tests"), false, &mut files);
+    collect_rust_files(&root.join("src"), &mut files);
+    collect_rust_files(&root.join("tests"), &mut files);
     if let Ok(crates) = fs::read_dir(root.join("crates")) {
         for krate in crates.flatten() {
-            collect_rust_files(&krate.path().join("src"), true, &mut files);
-            collect_rust_files(&krate.path().join("tests"), true, &mut files);
+            collect_rust_files(&krate.path().join("src"), &mut files);
+            collect_rust_files(&krate.path().join("tests"), &mut files);
         }
     }
     files.retain(|path| !is_generated(path));
@@ -83,17 +84,15 @@ fn hand_written_files(root: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Every `.rs` file in `dir`, and in its subfolders if `recurse`; a missing folder has none.
-fn collect_rust_files(dir: &Path, recurse: bool, out: &mut Vec<PathBuf>) {
+/// Every `.rs` file in `dir` and its subfolders; a missing folder has none.
+fn collect_rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
-            if recurse {
-                collect_rust_files(&path, recurse, out);
-            }
+            collect_rust_files(&path, out);
         } else if path.extension().is_some_and(|ext| ext == "rs") {
             out.push(path);
         }

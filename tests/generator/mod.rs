@@ -134,6 +134,17 @@ struct World {
     shapes: bool,
 }
 
+/// The counters [`World::counters`] declared, and the two draws made among them.
+struct Counters {
+    roll: bool,
+    readable: Vec<String>,
+    writable: Vec<String>,
+    per_player: Option<String>,
+    per_cell: Option<String>,
+    scratch: Option<String>,
+    shapes: bool,
+}
+
 /// One board layout: axes, ranges, names, geometry.
 struct Layout {
     axes: Vec<&'static str>,
@@ -590,6 +601,9 @@ impl Layout {
 }
 
 impl World {
+    /// A random world: players, board and declarations. The helpers run in the order of the
+    /// declarations they write, which is also the order of their random draws: a seed's text
+    /// depends on it.
     fn new(rng: &mut dyn RngCore) -> World {
         let players = *[
             ["White", "Black"],
@@ -602,8 +616,60 @@ impl World {
         let layout = Layout::new(rng, players);
         let mut decls = String::new();
         decls.push_str(&format!("players {}, {}\n\n", players[0], players[1]));
+        let (limit, enum_opt) = Self::options(rng, &layout, &mut decls);
+        decls.push('\n');
+        decls.push_str(&layout.board);
+        decls.push_str("\n\n");
+        let rels = Self::relations(rng, &layout, &mut decls);
+        let patterns = Self::patterns(rng, &layout, &mut decls);
+        let zones = Self::zones(rng, &layout, &mut decls);
+        let pieces = Self::pieces(rng, &mut decls);
+        let counters = Self::counters(rng, &layout, &mut decls);
+        let token = Self::token(rng, &layout, &mut decls);
+        let track = Self::track(rng, &layout, players, &mut decls);
+        if counters.shapes {
+            decls.push_str(
+                "shape Domino count 3 points 2 {\n    (0, 0) (1, 0): 0..1\n}\n\
+                 shape Ell count 2 points 5 flip \"!\" {\n    (0, 0) (1, 0): 0..1\n    (0, 1): 1..2\n    feet (0, 0) (1, 0)\n}\n",
+            );
+        }
+        decls.push('\n');
 
-        // Options.
+        let safe_cells = layout.safe.clone().unwrap_or_else(|| layout.names.clone());
+        let mut world = World {
+            players,
+            axes: layout.axes,
+            cells: layout.names,
+            safe_cells,
+            decls,
+            rels,
+            patterns,
+            zones,
+            pieces,
+            readable: counters.readable,
+            writable: counters.writable,
+            per_player: counters.per_player,
+            per_cell: counters.per_cell,
+            scratch: counters.scratch,
+            token,
+            enum_opt,
+            limit,
+            roll: counters.roll,
+            score: false,
+            track,
+            shapes: counters.shapes,
+        };
+        world.score = rng.gen_bool(0.15);
+        world
+    }
+
+    /// The options (the turn limit, an enum, the board's size): the limit is an option or a
+    /// plain number, so both kinds of constants reach the compiled code.
+    fn options(
+        rng: &mut dyn RngCore,
+        layout: &Layout,
+        decls: &mut String,
+    ) -> (String, Option<(String, [&'static str; 2])>) {
         let limit = if rng.gen_bool(0.4) {
             let l = rng.gen_range(8..=40);
             decls.push_str(&format!("option limit: 4..60 = {l}\n"));
@@ -626,11 +692,12 @@ impl World {
             let w = layout.cells.iter().map(|c| c[0]).max().expect("cells") + 1;
             decls.push_str(&format!("option {o}: 3..8 = {w}\n"));
         }
-        decls.push('\n');
-        decls.push_str(&layout.board);
-        decls.push_str("\n\n");
+        (limit, enum_opt)
+    }
 
-        // Directions and relations: the first relation always, some others.
+    /// Directions and relations: every direction, the first relation always, some others (a
+    /// relation naming another only with it), so programs meet both kinds.
+    fn relations(rng: &mut dyn RngCore, layout: &Layout, decls: &mut String) -> Vec<Rel> {
         for (name, v) in &layout.directions {
             decls.push_str(&format!("direction {name} = {v}\n"));
         }
@@ -664,7 +731,11 @@ impl World {
             }
         }
         decls.push('\n');
+        rels
+    }
 
+    /// Some of the layout's patterns, for `completes`.
+    fn patterns(rng: &mut dyn RngCore, layout: &Layout, decls: &mut String) -> Vec<String> {
         let mut patterns = Vec::new();
         for (name, body) in &layout.patterns {
             if rng.gen_bool(0.4) {
@@ -672,6 +743,12 @@ impl World {
                 patterns.push((*name).to_string());
             }
         }
+        patterns
+    }
+
+    /// The two home zones always (the setup fills them), some others, each only with the
+    /// zones it names.
+    fn zones(rng: &mut dyn RngCore, layout: &Layout, decls: &mut String) -> Vec<String> {
         let mut zones = Vec::new();
         for (i, (name, body)) in layout.zones.iter().enumerate() {
             // Zones may name the zones before them.
@@ -685,7 +762,11 @@ impl World {
             }
         }
         decls.push('\n');
+        zones
+    }
 
+    /// One to three piece kinds, some with symbols.
+    fn pieces(rng: &mut dyn RngCore, decls: &mut String) -> Vec<String> {
         let mut kinds = ["stone", "tower", "pawn", "queen", "disc"];
         kinds.shuffle(rng);
         let n_kinds = rng.gen_range(1..=3);
@@ -702,7 +783,12 @@ impl World {
             }
         }
         decls.push('\n');
+        pieces
+    }
 
+    /// The counters (the turn counter always; plain, per player, per cell, hidden scratch ones
+    /// and the roll's sometimes), and whether there is a roll and shapes, drawn among them.
+    fn counters(rng: &mut dyn RngCore, layout: &Layout, decls: &mut String) -> Counters {
         let roll = rng.gen_bool(0.12);
         let mut readable = vec!["turns".to_string()];
         let mut writable = Vec::new();
@@ -731,7 +817,20 @@ impl World {
             decls.push_str("counter phase = 0 hidden\ncounter die = 0\n");
             readable.push("die".into());
         }
-        let token = rng.gen_bool(0.15).then(|| {
+        Counters {
+            roll,
+            readable,
+            writable,
+            per_player,
+            per_cell,
+            scratch,
+            shapes,
+        }
+    }
+
+    /// Sometimes a token, on a cell every board size has, maybe carried.
+    fn token(rng: &mut dyn RngCore, layout: &Layout, decls: &mut String) -> Option<String> {
+        rng.gen_bool(0.15).then(|| {
             let at = layout
                 .safe
                 .as_ref()
@@ -742,10 +841,19 @@ impl World {
             let carried = if rng.gen_bool(0.6) { " carried" } else { "" };
             decls.push_str(&format!("token flag at {at}{carried}\n"));
             "flag".to_string()
-        });
+        })
+    }
+
+    /// Sometimes a track on a board of nine cells or more: lanes from the first cells (the first
+    /// player's) and the last (the second's), cut at random into one or two segments.
+    fn track(
+        rng: &mut dyn RngCore,
+        layout: &Layout,
+        players: [&'static str; 2],
+        decls: &mut String,
+    ) -> Option<(String, Vec<String>)> {
         let safe_names = layout.safe.as_ref().unwrap_or(&layout.names);
-        let track = (safe_names.len() >= 9 && rng.gen_bool(0.15)).then(|| {
-            // Lanes from the first cells (the first player's) and the last (the second's).
+        (safe_names.len() >= 9 && rng.gen_bool(0.15)).then(|| {
             let n = safe_names.len();
             let mut lanes = String::new();
             let mut fields = Vec::new();
@@ -775,41 +883,7 @@ impl World {
             }
             decls.push_str(&format!("track bench {{\n{lanes}}}\n"));
             ("bench".to_string(), fields)
-        });
-        if shapes {
-            decls.push_str(
-                "shape Domino count 3 points 2 {\n    (0, 0) (1, 0): 0..1\n}\n\
-                 shape Ell count 2 points 5 flip \"!\" {\n    (0, 0) (1, 0): 0..1\n    (0, 1): 1..2\n    feet (0, 0) (1, 0)\n}\n",
-            );
-        }
-        decls.push('\n');
-
-        let safe_cells = layout.safe.clone().unwrap_or_else(|| layout.names.clone());
-        let mut world = World {
-            players,
-            axes: layout.axes,
-            cells: layout.names,
-            safe_cells,
-            decls,
-            rels,
-            patterns,
-            zones,
-            pieces,
-            readable,
-            writable,
-            per_player,
-            per_cell,
-            scratch,
-            token,
-            enum_opt,
-            limit,
-            roll,
-            score: false,
-            track,
-            shapes,
-        };
-        world.score = rng.gen_bool(0.15);
-        world
+        })
     }
 
     fn adjacency(&self) -> Vec<&Rel> {
@@ -1307,340 +1381,24 @@ impl Gen<'_> {
 
     /// One statement of a kind (or something simpler when it does not fit); whether it ended
     /// the game.
-    #[allow(clippy::too_many_lines)]
     fn stmt_of(&mut self, kind: Kind, sc: &mut Scope, path: &mut Path, cx: Cx) -> bool {
         let w = self.w;
         match kind {
-            Kind::Place => {
-                let base = if self.chance(0.7) {
-                    "empty".to_string()
-                } else {
-                    self.set_atom(sc)
-                };
-                let from = self.filtered(base, sc);
-                if let Some(v) = self.pick(sc, path, cx, &from, self.global_cost(&from)) {
-                    let put = self.put_line(sc, &v);
-                    self.line(&put);
-                    if self.chance(0.8) {
-                        self.line(&format!("write \"{{{v}}}\""));
-                    }
-                    if !self.w.patterns.is_empty() && self.chance(0.3) {
-                        let p = self.one(&w.patterns).clone();
-                        self.line(&format!("if completes({p}, {v}, own) {{"));
-                        self.indent += 1;
-                        self.line("win mover");
-                        self.indent -= 1;
-                        self.line("}");
-                    }
-                    return false;
-                }
-                self.effect(sc)
-            }
-            Kind::StepMove => {
-                let base = if self.chance(0.7) {
-                    "own".to_string()
-                } else {
-                    self.set_atom(sc)
-                };
-                let from_set = self.filtered(base, sc);
-                let cost = self.global_cost(&from_set);
-                if !cx.within(*path, cost + LOCAL, 2) {
-                    return self.effect(sc);
-                }
-                let Some(from) = self.pick(sc, path, cx, &from_set, cost) else {
-                    return self.effect(sc);
-                };
-                let r = if self.chance(0.7) {
-                    self.adj()
-                } else {
-                    self.rel()
-                };
-                let target = self.one(&[
-                    "empty",
-                    "(empty | enemy)",
-                    "enemy",
-                    "cells",
-                    "empty",
-                    "(empty | enemy)",
-                ]);
-                let mut to_set = format!("step({r}, {from}) & {target}");
-                if self.chance(0.2) {
-                    let extra = self.set(sc, 1);
-                    to_set = format!("{to_set} - {extra}");
-                }
-                let Some(to) = self.pick(sc, path, cx, &to_set, LOCAL) else {
-                    return false;
-                };
-                if self.chance(0.6) {
-                    self.line(&format!("move {from} to {to}"));
-                } else {
-                    self.line(&format!("remove {from}"));
-                    let put = self.put_line(sc, &to);
-                    self.line(&put);
-                }
-                self.line(&format!("write \"{{{from}}}-{{{to}}}\""));
-                false
-            }
-            Kind::Capture => {
-                let Some(v) = sc.cells.choose(&mut self.rng).cloned() else {
-                    return self.effect(sc);
-                };
-                let adj = self.adj();
-                let r = self.rel();
-                let target = match self.rng.gen_range(0..5) {
-                    0 | 1 => format!("step({r}, {v}) & enemy"),
-                    2 => format!("between({adj}, {v}, enemy, own)"),
-                    3 => match sc.dirs.choose(&mut self.rng) {
-                        Some(d) => format!("run({d}, {v}, enemy)"),
-                        None => format!("run({r}, {v}, enemy)"),
-                    },
-                    _ => {
-                        let s = self.set(sc, 1);
-                        format!("any({r}, {{{v}}}) & {s}")
-                    }
-                };
-                if self.chance(0.3) {
-                    let k = self.one(&w.pieces).clone();
-                    self.line(&format!("put {k} at {target}"));
-                } else {
-                    self.line(&format!("remove {target}"));
-                }
-                false
-            }
+            Kind::Place => self.place(sc, path, cx),
+            Kind::StepMove => self.step_move(sc, path, cx),
+            Kind::Capture => self.capture(sc),
             Kind::Either | Kind::First => {
                 self.branches(matches!(kind, Kind::First), sc, path, cx);
                 false
             }
-            Kind::Repeat => {
-                let hi = self.rng.gen_range(1..=3);
-                let lo = self.rng.gen_range(0..=1u32).min(hi);
-                self.repeat(lo, hi, sc, path, cx, false);
-                false
-            }
-            Kind::TakeBack => {
-                // Pylos's take-back: `distinct { repeat 1..2 { pick x in E  remove x } }`.
-                if self.slots + 2 > MAX_SLOTS {
-                    return self.effect(sc);
-                }
-                let base = self.one(&["own", "enemy", "occupied", "own"]).to_string();
-                let mut from = base.clone();
-                if let Some(v) = sc.cells.choose(&mut self.rng) {
-                    from = format!("{base} - {{{v}}}");
-                }
-                // Choice sets that only grow as pieces leave (Pylos's free balls), and others.
-                let r = self.adj();
-                from = match self.rng.gen_range(0..8) {
-                    0 | 1 => format!("{from} & none({r}, occupied)"),
-                    2 => format!("{from} & any({r}, empty)"),
-                    3 => format!("{from} & all({r}, occupied)"),
-                    4 => format!("{from} - step({r}, own)"),
-                    5 => {
-                        let s = self.set(sc, 1);
-                        format!("{from} & {s}")
-                    }
-                    _ => from,
-                };
-                let cost = self.global_cost(&base);
-                let hi = self.rng.gen_range(1..=2u32);
-                let lo = self.rng.gen_range(0..=1u32).min(hi);
-                let total = cost * hi + alt((hi - lo + 1) as usize);
-                if !cx.within(*path, total, hi * 2) {
-                    return self.effect(sc);
-                }
-                self.slots += 1; // the repeat
-                let Some(b) = self.fresh("v") else {
-                    return false;
-                };
-                self.line("distinct {");
-                self.indent += 1;
-                self.line(&format!("repeat {lo}..{hi} {{"));
-                self.indent += 1;
-                self.line(&format!("pick {b} in {from}"));
-                match self.rng.gen_range(0..8) {
-                    0 => {
-                        let k = self.one(&w.pieces).clone();
-                        self.line(&format!("put {k} at {b}"));
-                    }
-                    1 => {
-                        let c = self.cond(sc, 1, false);
-                        self.line(&format!("require {c}"));
-                        self.line(&format!("remove {b}"));
-                    }
-                    2 => {
-                        self.line(&format!("remove {b}"));
-                        let c = self.cell(sc);
-                        let k = self.one(&w.pieces).clone();
-                        self.line(&format!("put {k} at {c}"));
-                    }
-                    _ => self.line(&format!("remove {b}")),
-                }
-                if let Some(bank) = &w.per_player {
-                    if self.chance(0.5) {
-                        self.line(&format!("{bank}[mover] += 1"));
-                    }
-                }
-                self.line(&format!("write \" x{{{b}}}\""));
-                self.indent -= 1;
-                self.line("}");
-                self.indent -= 1;
-                self.line("}");
-                path.cost += total;
-                path.decisions += hi * 2;
-                false
-            }
-            Kind::Distinct => {
-                self.line("distinct {");
-                let n = self.rng.gen_range(1..=3);
-                // `distinct` exports what its body binds.
-                self.block(sc, path, cx.deeper(), n);
-                self.line("}");
-                false
-            }
+            Kind::Repeat => self.repeat_stmt(sc, path, cx),
+            Kind::TakeBack => self.take_back(sc, path, cx),
+            Kind::Distinct => self.distinct(sc, path, cx),
             Kind::Slide => self.slide(sc, path, cx),
-            Kind::CountLoop => {
-                let Some(steps) = w.scratch.clone() else {
-                    return self.effect(sc);
-                };
-                if self.slots >= MAX_SLOTS {
-                    return self.effect(sc);
-                }
-                self.slots += 1;
-                let k: u32 = self.rng.gen_range(1..=4);
-                self.line(&format!("{steps} = 0"));
-                let head = if self.chance(0.08) {
-                    // Never false: the 256th round ends this way through the turn.
-                    "count(cells) > 0".to_string()
-                } else if self.chance(0.4) {
-                    format!("{steps} < {k} and {}", self.cond(sc, 1, false))
-                } else {
-                    format!("{steps} < {k}")
-                };
-                self.line(&format!("while {head} {{"));
-                // The body may choose too (each round's choices multiply the ways).
-                let choose = !cx.no_choice && self.chance(0.4);
-                let inner = Cx {
-                    no_choice: !choose,
-                    counting: true,
-                    limit: Path {
-                        cost: cx.limit.cost.saturating_sub(path.cost) / k,
-                        decisions: cx.limit.decisions.saturating_sub(path.decisions) / k,
-                    },
-                    ..cx.deeper()
-                };
-                let mut scope = sc.clone();
-                let mut p = Path::default();
-                let n = self.rng.gen_range(1..=2);
-                self.block(&mut scope, &mut p, inner, n);
-                self.indent += 1;
-                self.line(&format!("{steps} += 1"));
-                self.indent -= 1;
-                self.line("}");
-                path.cost += p.cost * k;
-                path.decisions += p.decisions * k;
-                false
-            }
-            Kind::If => {
-                let c = self.cond(sc, 2, false);
-                self.line(&format!("if {c} {{"));
-                let base = sc.clone();
-                let mut a = sc.clone();
-                let mut pa = *path;
-                let n = self.rng.gen_range(1..=3);
-                let ended_a = self.block(&mut a, &mut pa, cx.deeper(), n);
-                if self.chance(0.15) {
-                    // `else if`: nothing bound inside stays bound after it.
-                    let c = self.cond(sc, 1, false);
-                    self.line(&format!("}} else if {c} {{"));
-                    let mut b = sc.clone();
-                    let mut pb = *path;
-                    let n = self.rng.gen_range(1..=2);
-                    self.block(&mut b, &mut pb, cx.deeper(), n);
-                    let mut pc = *path;
-                    if self.chance(0.6) {
-                        self.line("} else {");
-                        let mut c = sc.clone();
-                        let n = self.rng.gen_range(0..=2);
-                        self.block(&mut c, &mut pc, cx.deeper(), n);
-                    }
-                    self.line("}");
-                    *path = pa.max(pb).max(pc);
-                } else if self.chance(0.45) {
-                    self.line("} else {");
-                    let mut b = sc.clone();
-                    let mut pb = *path;
-                    let n = self.rng.gen_range(1..=2);
-                    let ended_b = self.block(&mut b, &mut pb, cx.deeper(), n);
-                    self.line("}");
-                    *path = pa.max(pb);
-                    // Both branches bind their own names; only names bound in both stay.
-                    if !ended_a && !ended_b {
-                        *sc = Scope::meet(&base, &a, &b);
-                    }
-                } else {
-                    self.line("}");
-                    *path = pa.max(*path);
-                }
-                false
-            }
-            Kind::Pick => {
-                let local = !sc.cells.is_empty() && self.chance(0.5);
-                let (set, cost) = if local {
-                    let v = self.one(&sc.cells).clone();
-                    let r = self.rel();
-                    let around = match self.rng.gen_range(0..7) {
-                        0 => match sc.dirs.choose(&mut self.rng) {
-                            Some(d) => format!("ray({d}, {v})"),
-                            None => format!("step({r}, {v})"),
-                        },
-                        1 => format!("any({r}, {{{v}}})"),
-                        2 => {
-                            let s = self.set_atom(sc);
-                            format!("run({r}, {v}, {s})")
-                        }
-                        3 => format!("between({r}, {v}, enemy, own)"),
-                        _ => format!("step({r}, {v})"),
-                    };
-                    let s = self.set(sc, 1);
-                    (format!("{around} & {s}"), LOCAL)
-                } else {
-                    let s = self.set(sc, 2);
-                    let c = self.global_cost(&s);
-                    (s, c)
-                };
-                match self.pick(sc, path, cx, &set, cost) {
-                    Some(v) => {
-                        if self.chance(0.7) {
-                            self.line(&format!("write \" {{{v}}}\""));
-                        }
-                        false
-                    }
-                    None => self.effect(sc),
-                }
-            }
-            Kind::PickDir => {
-                let r = self.rels_any_relation();
-                if !cx.within(*path, alt(r.size), 1) {
-                    return self.effect(sc);
-                }
-                let Some(d) = self.fresh("dir") else {
-                    return self.effect(sc);
-                };
-                self.line(&format!("pick {d} in {}", r.name));
-                path.cost += alt(r.size);
-                path.decisions += 1;
-                if self.chance(0.6) {
-                    self.line(&format!("write \" {{{d}}}\""));
-                }
-                sc.dirs.push(d);
-                // Directions computed from it: turned, reversed, reflected, by index.
-                if self.chance(0.35) {
-                    if let (Some(e), Some(d2)) = (self.dir_expr(sc), self.fresh("dir")) {
-                        self.line(&format!("let {d2} = {e}"));
-                        sc.dirs.push(d2);
-                    }
-                }
-                false
-            }
+            Kind::CountLoop => self.count_loop(sc, path, cx),
+            Kind::If => self.if_stmt(sc, path, cx),
+            Kind::Pick => self.pick_stmt(sc, path, cx),
+            Kind::PickDir => self.pick_dir(sc, path, cx),
             Kind::Put => {
                 let target = self.target(sc);
                 let k = self.one(&w.pieces).clone();
@@ -1653,56 +1411,9 @@ impl Gen<'_> {
                 self.line(&format!("remove {target}"));
                 false
             }
-            Kind::Move => {
-                let a = self.cell(sc);
-                if let Some(t) = &w.token {
-                    if self.chance(0.3) {
-                        self.line(&format!("move {t} to {a}"));
-                        return false;
-                    }
-                }
-                let b = self.cell(sc);
-                self.line(&format!("move {a} to {b}"));
-                false
-            }
+            Kind::Move => self.move_stmt(sc),
             Kind::Let => self.let_stmt(sc),
-            Kind::Reassign => {
-                let choices: Vec<u8> = [
-                    (!sc.cells.is_empty(), 0),
-                    (!sc.sets.is_empty(), 1),
-                    (!sc.dirs.is_empty(), 2),
-                ]
-                .iter()
-                .filter(|(ok, _)| *ok)
-                .map(|(_, i)| *i)
-                .collect();
-                match choices.choose(&mut self.rng) {
-                    Some(0) => {
-                        let v = self.one(&sc.cells).clone();
-                        let s = match sc.dirs.choose(&mut self.rng) {
-                            Some(d) if self.chance(0.5) => format!("step({d}, {v})"),
-                            _ => {
-                                let r = self.rel();
-                                let s = self.set(sc, 1);
-                                format!("step({r}, {v}) & {s}")
-                            }
-                        };
-                        self.line(&format!("{v} = {s}"));
-                    }
-                    Some(1) => {
-                        let v = self.one(&sc.sets).clone();
-                        let s = self.set(sc, 2);
-                        self.line(&format!("{v} = {s}"));
-                    }
-                    Some(_) => {
-                        let d = self.one(&sc.dirs).clone();
-                        let e = self.dir_expr(sc).unwrap_or_else(|| format!("-{d}"));
-                        self.line(&format!("{d} = {e}"));
-                    }
-                    None => return self.effect(sc),
-                }
-                false
-            }
+            Kind::Reassign => self.reassign(sc),
             Kind::Counter => self.counter(sc),
             Kind::Require => {
                 let c = self.cond(sc, 2, false);
@@ -1727,6 +1438,409 @@ impl Gen<'_> {
             Kind::Track => self.track(sc),
             Kind::Shape => self.shape(sc, path, cx),
         }
+    }
+
+    /// A placement: a pick of a free cell and a `put` there, maybe a pattern win.
+    fn place(&mut self, sc: &mut Scope, path: &mut Path, cx: Cx) -> bool {
+        let w = self.w;
+        let base = if self.chance(0.7) {
+            "empty".to_string()
+        } else {
+            self.set_atom(sc)
+        };
+        let from = self.filtered(base, sc);
+        if let Some(v) = self.pick(sc, path, cx, &from, self.global_cost(&from)) {
+            let put = self.put_line(sc, &v);
+            self.line(&put);
+            if self.chance(0.8) {
+                self.line(&format!("write \"{{{v}}}\""));
+            }
+            if !self.w.patterns.is_empty() && self.chance(0.3) {
+                let p = self.one(&w.patterns).clone();
+                self.line(&format!("if completes({p}, {v}, own) {{"));
+                self.indent += 1;
+                self.line("win mover");
+                self.indent -= 1;
+                self.line("}");
+            }
+            return false;
+        }
+        self.effect(sc)
+    }
+
+    /// A step: a pick of a piece, a pick of a neighbour, then a move or remove-and-put.
+    fn step_move(&mut self, sc: &mut Scope, path: &mut Path, cx: Cx) -> bool {
+        let base = if self.chance(0.7) {
+            "own".to_string()
+        } else {
+            self.set_atom(sc)
+        };
+        let from_set = self.filtered(base, sc);
+        let cost = self.global_cost(&from_set);
+        if !cx.within(*path, cost + LOCAL, 2) {
+            return self.effect(sc);
+        }
+        let Some(from) = self.pick(sc, path, cx, &from_set, cost) else {
+            return self.effect(sc);
+        };
+        let r = if self.chance(0.7) {
+            self.adj()
+        } else {
+            self.rel()
+        };
+        let target = self.one(&[
+            "empty",
+            "(empty | enemy)",
+            "enemy",
+            "cells",
+            "empty",
+            "(empty | enemy)",
+        ]);
+        let mut to_set = format!("step({r}, {from}) & {target}");
+        if self.chance(0.2) {
+            let extra = self.set(sc, 1);
+            to_set = format!("{to_set} - {extra}");
+        }
+        let Some(to) = self.pick(sc, path, cx, &to_set, LOCAL) else {
+            return false;
+        };
+        if self.chance(0.6) {
+            self.line(&format!("move {from} to {to}"));
+        } else {
+            self.line(&format!("remove {from}"));
+            let put = self.put_line(sc, &to);
+            self.line(&put);
+        }
+        self.line(&format!("write \"{{{from}}}-{{{to}}}\""));
+        false
+    }
+
+    /// A capture around a bound cell: a `remove` (or a `put`) over neighbours, `between` or a run.
+    fn capture(&mut self, sc: &mut Scope) -> bool {
+        let w = self.w;
+        let Some(v) = sc.cells.choose(&mut self.rng).cloned() else {
+            return self.effect(sc);
+        };
+        let adj = self.adj();
+        let r = self.rel();
+        let target = match self.rng.gen_range(0..5) {
+            0 | 1 => format!("step({r}, {v}) & enemy"),
+            2 => format!("between({adj}, {v}, enemy, own)"),
+            3 => match sc.dirs.choose(&mut self.rng) {
+                Some(d) => format!("run({d}, {v}, enemy)"),
+                None => format!("run({r}, {v}, enemy)"),
+            },
+            _ => {
+                let s = self.set(sc, 1);
+                format!("any({r}, {{{v}}}) & {s}")
+            }
+        };
+        if self.chance(0.3) {
+            let k = self.one(&w.pieces).clone();
+            self.line(&format!("put {k} at {target}"));
+        } else {
+            self.line(&format!("remove {target}"));
+        }
+        false
+    }
+
+    /// A `repeat lo..hi` of random bounds.
+    fn repeat_stmt(&mut self, sc: &mut Scope, path: &mut Path, cx: Cx) -> bool {
+        let hi = self.rng.gen_range(1..=3);
+        let lo = self.rng.gen_range(0..=1u32).min(hi);
+        self.repeat(lo, hi, sc, path, cx, false);
+        false
+    }
+
+    /// Pylos's take-back: `distinct { repeat 1..2 { pick x in E  remove x } }`.
+    fn take_back(&mut self, sc: &mut Scope, path: &mut Path, cx: Cx) -> bool {
+        let w = self.w;
+        // Pylos's take-back: `distinct { repeat 1..2 { pick x in E  remove x } }`.
+        if self.slots + 2 > MAX_SLOTS {
+            return self.effect(sc);
+        }
+        let base = self.one(&["own", "enemy", "occupied", "own"]).to_string();
+        let mut from = base.clone();
+        if let Some(v) = sc.cells.choose(&mut self.rng) {
+            from = format!("{base} - {{{v}}}");
+        }
+        // Choice sets that only grow as pieces leave (Pylos's free balls), and others.
+        let r = self.adj();
+        from = match self.rng.gen_range(0..8) {
+            0 | 1 => format!("{from} & none({r}, occupied)"),
+            2 => format!("{from} & any({r}, empty)"),
+            3 => format!("{from} & all({r}, occupied)"),
+            4 => format!("{from} - step({r}, own)"),
+            5 => {
+                let s = self.set(sc, 1);
+                format!("{from} & {s}")
+            }
+            _ => from,
+        };
+        let cost = self.global_cost(&base);
+        let hi = self.rng.gen_range(1..=2u32);
+        let lo = self.rng.gen_range(0..=1u32).min(hi);
+        let total = cost * hi + alt((hi - lo + 1) as usize);
+        if !cx.within(*path, total, hi * 2) {
+            return self.effect(sc);
+        }
+        self.slots += 1; // the repeat
+        let Some(b) = self.fresh("v") else {
+            return false;
+        };
+        self.line("distinct {");
+        self.indent += 1;
+        self.line(&format!("repeat {lo}..{hi} {{"));
+        self.indent += 1;
+        self.line(&format!("pick {b} in {from}"));
+        match self.rng.gen_range(0..8) {
+            0 => {
+                let k = self.one(&w.pieces).clone();
+                self.line(&format!("put {k} at {b}"));
+            }
+            1 => {
+                let c = self.cond(sc, 1, false);
+                self.line(&format!("require {c}"));
+                self.line(&format!("remove {b}"));
+            }
+            2 => {
+                self.line(&format!("remove {b}"));
+                let c = self.cell(sc);
+                let k = self.one(&w.pieces).clone();
+                self.line(&format!("put {k} at {c}"));
+            }
+            _ => self.line(&format!("remove {b}")),
+        }
+        if let Some(bank) = &w.per_player {
+            if self.chance(0.5) {
+                self.line(&format!("{bank}[mover] += 1"));
+            }
+        }
+        self.line(&format!("write \" x{{{b}}}\""));
+        self.indent -= 1;
+        self.line("}");
+        self.indent -= 1;
+        self.line("}");
+        path.cost += total;
+        path.decisions += hi * 2;
+        false
+    }
+
+    /// A `distinct` block; it exports what its body binds.
+    fn distinct(&mut self, sc: &mut Scope, path: &mut Path, cx: Cx) -> bool {
+        self.line("distinct {");
+        let n = self.rng.gen_range(1..=3);
+        // `distinct` exports what its body binds.
+        self.block(sc, path, cx.deeper(), n);
+        self.line("}");
+        false
+    }
+
+    /// A `while` counted by the scratch counter, whose rounds multiply the ways of its body.
+    fn count_loop(&mut self, sc: &mut Scope, path: &mut Path, cx: Cx) -> bool {
+        let w = self.w;
+        let Some(steps) = w.scratch.clone() else {
+            return self.effect(sc);
+        };
+        if self.slots >= MAX_SLOTS {
+            return self.effect(sc);
+        }
+        self.slots += 1;
+        let k: u32 = self.rng.gen_range(1..=4);
+        self.line(&format!("{steps} = 0"));
+        let head = if self.chance(0.08) {
+            // Never false: the 256th round ends this way through the turn.
+            "count(cells) > 0".to_string()
+        } else if self.chance(0.4) {
+            format!("{steps} < {k} and {}", self.cond(sc, 1, false))
+        } else {
+            format!("{steps} < {k}")
+        };
+        self.line(&format!("while {head} {{"));
+        // The body may choose too (each round's choices multiply the ways).
+        let choose = !cx.no_choice && self.chance(0.4);
+        let inner = Cx {
+            no_choice: !choose,
+            counting: true,
+            limit: Path {
+                cost: cx.limit.cost.saturating_sub(path.cost) / k,
+                decisions: cx.limit.decisions.saturating_sub(path.decisions) / k,
+            },
+            ..cx.deeper()
+        };
+        let mut scope = sc.clone();
+        let mut p = Path::default();
+        let n = self.rng.gen_range(1..=2);
+        self.block(&mut scope, &mut p, inner, n);
+        self.indent += 1;
+        self.line(&format!("{steps} += 1"));
+        self.indent -= 1;
+        self.line("}");
+        path.cost += p.cost * k;
+        path.decisions += p.decisions * k;
+        false
+    }
+
+    /// An `if`, maybe with `else if` and `else`; only names bound in both branches stay bound.
+    fn if_stmt(&mut self, sc: &mut Scope, path: &mut Path, cx: Cx) -> bool {
+        let c = self.cond(sc, 2, false);
+        self.line(&format!("if {c} {{"));
+        let base = sc.clone();
+        let mut a = sc.clone();
+        let mut pa = *path;
+        let n = self.rng.gen_range(1..=3);
+        let ended_a = self.block(&mut a, &mut pa, cx.deeper(), n);
+        if self.chance(0.15) {
+            // `else if`: nothing bound inside stays bound after it.
+            let c = self.cond(sc, 1, false);
+            self.line(&format!("}} else if {c} {{"));
+            let mut b = sc.clone();
+            let mut pb = *path;
+            let n = self.rng.gen_range(1..=2);
+            self.block(&mut b, &mut pb, cx.deeper(), n);
+            let mut pc = *path;
+            if self.chance(0.6) {
+                self.line("} else {");
+                let mut c = sc.clone();
+                let n = self.rng.gen_range(0..=2);
+                self.block(&mut c, &mut pc, cx.deeper(), n);
+            }
+            self.line("}");
+            *path = pa.max(pb).max(pc);
+        } else if self.chance(0.45) {
+            self.line("} else {");
+            let mut b = sc.clone();
+            let mut pb = *path;
+            let n = self.rng.gen_range(1..=2);
+            let ended_b = self.block(&mut b, &mut pb, cx.deeper(), n);
+            self.line("}");
+            *path = pa.max(pb);
+            // Both branches bind their own names; only names bound in both stay.
+            if !ended_a && !ended_b {
+                *sc = Scope::meet(&base, &a, &b);
+            }
+        } else {
+            self.line("}");
+            *path = pa.max(*path);
+        }
+        false
+    }
+
+    /// A `pick` from a neighbourhood of a bound cell or from a board-wide set.
+    fn pick_stmt(&mut self, sc: &mut Scope, path: &mut Path, cx: Cx) -> bool {
+        let local = !sc.cells.is_empty() && self.chance(0.5);
+        let (set, cost) = if local {
+            let v = self.one(&sc.cells).clone();
+            let r = self.rel();
+            let around = match self.rng.gen_range(0..7) {
+                0 => match sc.dirs.choose(&mut self.rng) {
+                    Some(d) => format!("ray({d}, {v})"),
+                    None => format!("step({r}, {v})"),
+                },
+                1 => format!("any({r}, {{{v}}})"),
+                2 => {
+                    let s = self.set_atom(sc);
+                    format!("run({r}, {v}, {s})")
+                }
+                3 => format!("between({r}, {v}, enemy, own)"),
+                _ => format!("step({r}, {v})"),
+            };
+            let s = self.set(sc, 1);
+            (format!("{around} & {s}"), LOCAL)
+        } else {
+            let s = self.set(sc, 2);
+            let c = self.global_cost(&s);
+            (s, c)
+        };
+        match self.pick(sc, path, cx, &set, cost) {
+            Some(v) => {
+                if self.chance(0.7) {
+                    self.line(&format!("write \" {{{v}}}\""));
+                }
+                false
+            }
+            None => self.effect(sc),
+        }
+    }
+
+    /// A `pick` of a direction of a relation, maybe with a direction computed from it.
+    fn pick_dir(&mut self, sc: &mut Scope, path: &mut Path, cx: Cx) -> bool {
+        let r = self.rels_any_relation();
+        if !cx.within(*path, alt(r.size), 1) {
+            return self.effect(sc);
+        }
+        let Some(d) = self.fresh("dir") else {
+            return self.effect(sc);
+        };
+        self.line(&format!("pick {d} in {}", r.name));
+        path.cost += alt(r.size);
+        path.decisions += 1;
+        if self.chance(0.6) {
+            self.line(&format!("write \" {{{d}}}\""));
+        }
+        sc.dirs.push(d);
+        // Directions computed from it: turned, reversed, reflected, by index.
+        if self.chance(0.35) {
+            if let (Some(e), Some(d2)) = (self.dir_expr(sc), self.fresh("dir")) {
+                self.line(&format!("let {d2} = {e}"));
+                sc.dirs.push(d2);
+            }
+        }
+        false
+    }
+
+    /// A `move` of the token or of a piece between two cells.
+    fn move_stmt(&mut self, sc: &mut Scope) -> bool {
+        let w = self.w;
+        let a = self.cell(sc);
+        if let Some(t) = &w.token {
+            if self.chance(0.3) {
+                self.line(&format!("move {t} to {a}"));
+                return false;
+            }
+        }
+        let b = self.cell(sc);
+        self.line(&format!("move {a} to {b}"));
+        false
+    }
+
+    /// A new value for a bound cell, set or direction.
+    fn reassign(&mut self, sc: &mut Scope) -> bool {
+        let choices: Vec<u8> = [
+            (!sc.cells.is_empty(), 0),
+            (!sc.sets.is_empty(), 1),
+            (!sc.dirs.is_empty(), 2),
+        ]
+        .iter()
+        .filter(|(ok, _)| *ok)
+        .map(|(_, i)| *i)
+        .collect();
+        match choices.choose(&mut self.rng) {
+            Some(0) => {
+                let v = self.one(&sc.cells).clone();
+                let s = match sc.dirs.choose(&mut self.rng) {
+                    Some(d) if self.chance(0.5) => format!("step({d}, {v})"),
+                    _ => {
+                        let r = self.rel();
+                        let s = self.set(sc, 1);
+                        format!("step({r}, {v}) & {s}")
+                    }
+                };
+                self.line(&format!("{v} = {s}"));
+            }
+            Some(1) => {
+                let v = self.one(&sc.sets).clone();
+                let s = self.set(sc, 2);
+                self.line(&format!("{v} = {s}"));
+            }
+            Some(_) => {
+                let d = self.one(&sc.dirs).clone();
+                let e = self.dir_expr(sc).unwrap_or_else(|| format!("-{d}"));
+                self.line(&format!("{d} = {e}"));
+            }
+            None => return self.effect(sc),
+        }
+        false
     }
 
     /// Tankball's movements: a piece walks in a `distinct` loop whose body chooses to step or
