@@ -13,7 +13,7 @@
 //! The code is built as token trees (`quote`), never as text: each piece of generated code is a
 //! [`TokenStream`], and the whole file is parsed as a syntax tree (`syn`) and printed
 //! (`prettyplease`) at the end. Calls between generated functions are recorded as the code
-//! that makes them is built ([`Call`]), which decides what is emitted and inlined.
+//! that makes them is built (`Call`), which decides what is emitted and inlined.
 //!
 //! The modules: `reads` (what each op reads and writes of the position, and the analyses
 //! built on it), `tables` (relation, ray and pattern tables and the set operations built on

@@ -789,7 +789,7 @@ fn arrow(s: &mut Svg, x: f64, y: f64, dx: f64, dy: f64) {
     );
 }
 
-/// Rasterizes an SVG written by [`svg`] to PNG, with the shipped font and no other.
+/// Rasterizes an SVG written by [`svg()`] to PNG, with the shipped font and no other.
 ///
 /// # Errors
 /// The SVG cannot be read, or the picture is empty or too large.
