@@ -304,8 +304,8 @@ mod tests {
     fn axial_hex_pairs() {
         let hex = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)];
         assert_eq!(lattice(&hex), Lattice::Axial { skew: -1 });
-        let havannah = [(-1, -1), (0, -1), (1, 0), (1, 1), (0, 1), (-1, 0)];
-        assert_eq!(lattice(&havannah), Lattice::Axial { skew: 1 });
+        let axial_diagonal = [(-1, -1), (0, -1), (1, 0), (1, 1), (0, 1), (-1, 0)];
+        assert_eq!(lattice(&axial_diagonal), Lattice::Axial { skew: 1 });
     }
 
     #[test]
