@@ -2192,6 +2192,29 @@ fn arena_runs_table_games_too() {
     assert!(stdout(&o).contains("WarStone"), "{}", stdout(&o));
 }
 
+/// A search given no budget thinks a fixed CPU time per decision, said in the intro and in
+/// the account of its work.
+#[test]
+fn play_against_a_search_without_a_budget_thinks_a_cpu_second() {
+    let o = run_with_input(
+        &[
+            "play",
+            "games/tictactoe.game",
+            "--vs",
+            "mcts:c=1",
+            "--as",
+            "O",
+            "--seed",
+            "1",
+        ],
+        "quit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("(mcts:cpu=1s:c=1, seed 1)"), "{out}");
+    assert!(out.contains("s CPU)"), "{out}");
+}
+
 #[test]
 fn play_against_mcts_with_a_hint() {
     let o = run_with_input(

@@ -31,8 +31,12 @@ use super::{emit, CliError, Fail, PositionArgs, Result};
 
 /// The long help of `--vs`: who can play, with every agent's settings.
 static VS_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    format!("Who plays the other side: `human` (two people at this terminal, the default), or a computer player given as an agent spec.\n\n{AGENTS_HELP}")
+    format!("Who plays the other side: `human` (two people at this terminal, the default), or a computer player given as an agent spec. A search given no budget (no `iterations=`, `depth=`, `time=` or `cpu=`) thinks one second of CPU time per decision.\n\n{AGENTS_HELP}")
 });
+
+/// How long the computer thinks per decision, in CPU time, when its spec sets no budget:
+/// the same in every game and on a busy machine.
+const THINKING: std::time::Duration = std::time::Duration::from_secs(1);
 
 #[derive(Clone, Debug, Args)]
 pub struct PlayArgs {
@@ -43,7 +47,8 @@ pub struct PlayArgs {
 
     /// Who plays the other side: `human` (two people at this terminal), or a computer player
     /// given as an agent spec: `random`, `mcts`, `mcts:time=2s`, `alphabeta:depth=4`
-    /// (`--help` lists every agent and setting).
+    /// (`--help` lists every agent and setting). A search given no budget thinks one second
+    /// of CPU time per decision.
     #[arg(long, value_name = "OPPONENT", default_value = "human", value_parser = parse_opponent, long_help = VS_HELP.as_str())]
     pub vs: Opponent,
 
@@ -81,6 +86,7 @@ fn parse_opponent(text: &str) -> std::result::Result<Opponent, String> {
         return Ok(Opponent::Human);
     }
     AgentSpec::parse(text)
+        .map(|spec| spec.with_default_budget(THINKING))
         .map(Opponent::Computer)
         .map_err(|e| format!("{}; `human` for two people\n  help: {}", e.message, e.help))
 }
@@ -239,7 +245,9 @@ pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
         rng: ChaCha8Rng::seed_from_u64(seed),
         side: args.side.clone(),
         computer: None,
-        agent: spec.clone().unwrap_or(AgentSpec::Mcts(Default::default())),
+        agent: spec
+            .clone()
+            .unwrap_or_else(|| AgentSpec::Mcts(Default::default()).with_default_budget(THINKING)),
         spec,
         seed,
         record: args.record.clone(),

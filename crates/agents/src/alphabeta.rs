@@ -9,20 +9,24 @@
 //! Invariant: the game is back at the position it was given when `choose` returns, whether
 //! the search finished or ran out of time.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::clock::Clock;
 use super::{result_value, Agent, Thought};
 use rulestone_runtime::{Game, GameResult};
 
 /// The settings of [`AlphaBeta`]; see `AGENTS_HELP` in `spec.rs`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlphaBetaConfig {
-    /// The deepest iteration; with neither this nor `time`, 4.
+    /// The deepest iteration; with neither this nor a time budget, 4.
     pub depth: Option<u32>,
+    /// A wall-clock budget per decision.
     pub time: Option<Duration>,
+    /// A budget per decision in CPU time of the searching thread.
+    pub cpu: Option<Duration>,
     /// The transposition table's size in MiB.
     pub memory_mb: u32,
 }
@@ -32,6 +36,7 @@ impl Default for AlphaBetaConfig {
         AlphaBetaConfig {
             depth: None,
             time: None,
+            cpu: None,
             memory_mb: 16,
         }
     }
@@ -39,11 +44,17 @@ impl Default for AlphaBetaConfig {
 
 impl AlphaBetaConfig {
     fn depth_limit(&self) -> u32 {
-        match (self.depth, self.time) {
+        match (self.depth, self.has_time_budget()) {
             (Some(d), _) => d.min(MAX_DEPTH),
-            (None, Some(_)) => MAX_DEPTH,
-            (None, None) => 4,
+            (None, true) => MAX_DEPTH,
+            (None, false) => 4,
         }
+    }
+
+    /// Whether a wall-clock or CPU budget is set.
+    #[must_use]
+    pub fn has_time_budget(&self) -> bool {
+        self.time.is_some() || self.cpu.is_some()
     }
 }
 
@@ -85,7 +96,7 @@ pub struct AlphaBeta<G: Game> {
     table: Vec<Option<Entry>>,
     /// Position keys on the current line, to score a repetition as a draw.
     line: Vec<u64>,
-    deadline: Option<Instant>,
+    clock: Clock,
     nodes: u64,
     rng: ChaCha8Rng,
     _game: std::marker::PhantomData<fn(&mut G)>,
@@ -98,7 +109,7 @@ impl<G: Game> AlphaBeta<G> {
             config,
             table: Vec::new(),
             line: Vec::new(),
-            deadline: None,
+            clock: Clock::start(None, None),
             nodes: 0,
             rng: ChaCha8Rng::seed_from_u64(0),
             _game: std::marker::PhantomData,
@@ -145,9 +156,7 @@ impl<G: Game> AlphaBeta<G> {
         ply: i32,
     ) -> Result<i32, OutOfTime> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_EVERY)
-            && self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.nodes.is_multiple_of(CLOCK_EVERY) && self.clock.expired() {
             return Err(OutOfTime);
         }
         let me = game.to_move();
@@ -329,8 +338,7 @@ impl<G: Game> Agent<G> for AlphaBeta<G> {
                 (self.config.memory_mb as usize * (1 << 20)) / std::mem::size_of::<Option<Entry>>();
             self.table = vec![None; entries.max(1024)];
         }
-        let start = Instant::now();
-        self.deadline = self.config.time.map(|t| start + t);
+        self.clock = Clock::start(self.config.time, self.config.cpu);
         self.nodes = 0;
         self.line.clear();
         self.line.extend(game.position_key());
@@ -374,9 +382,9 @@ impl<G: Game> Agent<G> for AlphaBeta<G> {
                 .collect(),
             unit: "depth",
             summary: format!(
-                "depth {reached}, {} nodes in {:.2} s",
+                "depth {reached}, {} nodes in {}",
                 self.nodes,
-                start.elapsed().as_secs_f64()
+                self.clock.spent()
             ),
         })
     }

@@ -98,7 +98,7 @@ fn within(spec: &AgentSpec, max_steps: u32) -> AgentSpec {
 }
 
 /// The default stronger agent: the same agent with four times its budget (MCTS iterations or
-/// time), or one ply deeper for alpha-beta (a ply multiplies its work by about the branching
+/// time, wall-clock or CPU), or one ply deeper for alpha-beta (a ply multiplies its work by about the branching
 /// factor, so four times the depth would be far more than four times the work). Random play
 /// has no budget; its stronger agent is a small MCTS, so the gradient says whether any
 /// search pays off.
@@ -110,19 +110,21 @@ pub fn stronger(spec: &AgentSpec) -> AgentSpec {
             ..MctsConfig::default()
         }),
         AgentSpec::Mcts(c) => AgentSpec::Mcts(MctsConfig {
-            iterations: match (c.iterations, c.time) {
-                (None, Some(_)) => None,
+            iterations: match (c.iterations, c.has_time_budget()) {
+                (None, true) => None,
                 _ => Some(c.iteration_limit().saturating_mul(4)),
             },
             time: c.time.map(|t| t.saturating_mul(4)),
+            cpu: c.cpu.map(|t| t.saturating_mul(4)),
             ..c.clone()
         }),
         AgentSpec::AlphaBeta(c) => AgentSpec::AlphaBeta(AlphaBetaConfig {
-            depth: match (c.depth, c.time) {
-                (None, Some(_)) => None,
+            depth: match (c.depth, c.has_time_budget()) {
+                (None, true) => None,
                 (depth, _) => Some(depth.unwrap_or(4).saturating_add(1)),
             },
             time: c.time.map(|t| t.saturating_mul(4)),
+            cpu: c.cpu.map(|t| t.saturating_mul(4)),
             ..c.clone()
         }),
     }

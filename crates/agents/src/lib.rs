@@ -14,6 +14,7 @@
 
 pub mod alphabeta;
 pub mod analysis;
+pub mod clock;
 pub mod contest;
 pub mod mcts;
 pub mod random;

@@ -27,21 +27,25 @@
 //! Invariant: the game is at the root's position whenever `choose` starts and ends an
 //! iteration (every decision applied on the way down is undone).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::clock::Clock;
 use super::{rollout_value, Agent, Thought};
 use rulestone_runtime::{Game, GameResult};
 
 /// The settings of [`Mcts`]; see `AGENTS_HELP` in `spec.rs`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
-    /// Iterations per decision; with neither this nor `time`, 1000.
+    /// Iterations per decision; with neither this nor a time budget, 1000.
     pub iterations: Option<u32>,
+    /// A wall-clock budget per decision.
     pub time: Option<Duration>,
+    /// A budget per decision in CPU time of the searching thread.
+    pub cpu: Option<Duration>,
     /// The exploration constant of UCB1.
     pub exploration: f64,
     /// The longest random continuation, in decisions; one cut there is worth what
@@ -54,6 +58,7 @@ impl Default for MctsConfig {
         MctsConfig {
             iterations: None,
             time: None,
+            cpu: None,
             exploration: 1.4,
             max_steps: 200,
         }
@@ -61,15 +66,21 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
-    /// The iteration budget that applies: the one given, else none when a time is given,
-    /// else 1000.
+    /// The iteration budget that applies: the one given, else none when a time budget is
+    /// given, else 1000.
     #[must_use]
     pub fn iteration_limit(&self) -> u32 {
-        match (self.iterations, self.time) {
+        match (self.iterations, self.has_time_budget()) {
             (Some(n), _) => n,
-            (None, Some(_)) => u32::MAX,
-            (None, None) => 1000,
+            (None, true) => u32::MAX,
+            (None, false) => 1000,
         }
+    }
+
+    /// Whether a wall-clock or CPU budget is set.
+    #[must_use]
+    pub fn has_time_budget(&self) -> bool {
+        self.time.is_some() || self.cpu.is_some()
     }
 }
 
@@ -454,14 +465,14 @@ impl<G: Game> Agent<G> for Mcts<G> {
             }
             _ => {}
         }
-        let start = Instant::now();
+        let mut clock = Clock::start(self.config.time, self.config.cpu);
         let limit = self.config.iteration_limit();
         let mut done = 0u32;
         // A proven root needs no more search: its winning decision, or any, is known.
         while done < limit
             && self.nodes.len() < MAX_TREE
             && self.nodes[ROOT].proof == Proof::Unknown
-            && self.config.time.is_none_or(|t| start.elapsed() < t)
+            && !clock.expired()
         {
             self.iterate(game);
             done += 1;
@@ -501,8 +512,8 @@ impl<G: Game> Agent<G> for Mcts<G> {
             ranked,
             unit: "visits",
             summary: format!(
-                "{done} iterations in {:.2} s, {} nodes",
-                start.elapsed().as_secs_f64(),
+                "{done} iterations in {}, {} nodes",
+                clock.spent(),
                 self.nodes.len()
             ),
         })

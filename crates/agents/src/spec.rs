@@ -2,7 +2,7 @@
 //! command (`--vs`, `--agents`, `--agent`).
 //!
 //! A spec is a name and `:key=value` settings: `random`, `mcts`, `mcts:iterations=2000`,
-//! `mcts:time=1.5s:c=1.4`, `alphabeta:depth=4`, `alphabeta:time=500ms`. A list of specs is
+//! `mcts:time=1.5s:c=1.4`, `mcts:cpu=1s`, `alphabeta:depth=4`, `alphabeta:time=500ms`. A list of specs is
 //! separated by commas.
 
 use std::fmt;
@@ -45,15 +45,18 @@ An agent is a name, then settings, each as `:key=value`:
   random              a uniformly random legal decision
   mcts                Monte Carlo tree search (UCT) with random playouts
     iterations=N        playouts per decision (default 1000)
-    time=T              think for T (`1.5s`, `500ms`); the first limit wins
+    time=T              think for T of wall-clock time (`1.5s`, `500ms`); the first
+                        limit wins
+    cpu=T               think for T of CPU time: the same work on a busy machine
     c=X                 exploration constant (default 1.4)
     steps=N             longest playout in decisions (default 200, at most 100000; a
                         longer one is cut there and the position it reached is evaluated)
   alphabeta           iterative-deepening negamax with a transposition table
     depth=N             search depth in decisions (default 4)
     time=T              think for T, deepening until time is up
+    cpu=T               the same in CPU time
     memory=MB           transposition table size in MiB (default 16, at most 4096)
-e.g. `mcts:iterations=2000`, `alphabeta:depth=3`, `mcts:time=2s:c=1.0`";
+e.g. `mcts:iterations=2000`, `alphabeta:depth=3`, `mcts:time=2s:c=1.0`, `mcts:cpu=500ms`";
 
 const NAMES: [&str; 3] = ["random", "mcts", "alphabeta"];
 
@@ -101,11 +104,13 @@ impl AgentSpec {
         let agent = self.kind();
         match (self, key) {
             (AgentSpec::Mcts(c), "iterations" | "i") => c.iterations = Some(count(key, value)?),
-            (AgentSpec::Mcts(c), "time" | "t") => c.time = Some(time(value)?),
+            (AgentSpec::Mcts(c), "time" | "t") => c.time = Some(time(key, value)?),
+            (AgentSpec::Mcts(c), "cpu") => c.cpu = Some(time(key, value)?),
             (AgentSpec::Mcts(c), "c") => c.exploration = number(key, value)?,
             (AgentSpec::Mcts(c), "steps") => c.max_steps = at_most(key, value, MAX_STEPS)?,
             (AgentSpec::AlphaBeta(c), "depth" | "d") => c.depth = Some(count(key, value)?),
-            (AgentSpec::AlphaBeta(c), "time" | "t") => c.time = Some(time(value)?),
+            (AgentSpec::AlphaBeta(c), "time" | "t") => c.time = Some(time(key, value)?),
+            (AgentSpec::AlphaBeta(c), "cpu") => c.cpu = Some(time(key, value)?),
             (AgentSpec::AlphaBeta(c), "memory" | "mb") => {
                 c.memory_mb = at_most(key, value, MAX_MEMORY_MB)?;
             }
@@ -113,8 +118,8 @@ impl AgentSpec {
                 return Err(SpecError {
                     message: format!("`{agent}` has no setting `{key}`"),
                     help: match agent {
-                        "mcts" => "mcts takes iterations=N, time=T, c=X and steps=N",
-                        "alphabeta" => "alphabeta takes depth=N, time=T and memory=MB",
+                        "mcts" => "mcts takes iterations=N, time=T, cpu=T, c=X and steps=N",
+                        "alphabeta" => "alphabeta takes depth=N, time=T, cpu=T and memory=MB",
                         _ => "random takes no settings",
                     }
                     .to_string(),
@@ -122,6 +127,28 @@ impl AgentSpec {
             }
         }
         Ok(())
+    }
+
+    /// The spec, with a CPU budget of `cpu` per decision where it sets no budget of its own
+    /// (no iterations, depth or time): what an interactive game uses, so that the computer
+    /// answers in about the same time in every game, on any machine.
+    #[must_use]
+    pub fn with_default_budget(self, cpu: Duration) -> AgentSpec {
+        match self {
+            AgentSpec::Mcts(c) if c.iterations.is_none() && !c.has_time_budget() => {
+                AgentSpec::Mcts(MctsConfig {
+                    cpu: Some(cpu),
+                    ..c
+                })
+            }
+            AgentSpec::AlphaBeta(c) if c.depth.is_none() && !c.has_time_budget() => {
+                AgentSpec::AlphaBeta(AlphaBetaConfig {
+                    cpu: Some(cpu),
+                    ..c
+                })
+            }
+            other => other,
+        }
     }
 
     fn kind(&self) -> &'static str {
@@ -152,13 +179,11 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Mcts(c) => {
                 let d = MctsConfig::default();
                 if let Some(n) = c.iterations {
-                    if c.time.is_some() || Some(n) != d.iterations {
+                    if c.has_time_budget() || Some(n) != d.iterations {
                         write!(f, ":iterations={n}")?;
                     }
                 }
-                if let Some(t) = c.time {
-                    write!(f, ":time={}", show_time(t))?;
-                }
+                write_budgets(f, c.time, c.cpu)?;
                 if (c.exploration - d.exploration).abs() > f64::EPSILON {
                     write!(f, ":c={}", c.exploration)?;
                 }
@@ -171,9 +196,7 @@ impl fmt::Display for AgentSpec {
                 if let Some(n) = c.depth {
                     write!(f, ":depth={n}")?;
                 }
-                if let Some(t) = c.time {
-                    write!(f, ":time={}", show_time(t))?;
-                }
+                write_budgets(f, c.time, c.cpu)?;
                 if c.memory_mb != d.memory_mb {
                     write!(f, ":memory={}", c.memory_mb)?;
                 }
@@ -181,6 +204,21 @@ impl fmt::Display for AgentSpec {
         }
         Ok(())
     }
+}
+
+/// `:time=T` and `:cpu=T`, each when set.
+fn write_budgets(
+    f: &mut fmt::Formatter<'_>,
+    wall: Option<Duration>,
+    cpu: Option<Duration>,
+) -> fmt::Result {
+    if let Some(t) = wall {
+        write!(f, ":time={}", show_time(t))?;
+    }
+    if let Some(t) = cpu {
+        write!(f, ":cpu={}", show_time(t))?;
+    }
+    Ok(())
 }
 
 fn show_time(t: Duration) -> String {
@@ -250,8 +288,8 @@ fn number(key: &str, value: &str) -> Result<f64, SpecError> {
         })
 }
 
-/// `1.5s`, `500ms` or `2` (seconds), at most an hour.
-fn time(value: &str) -> Result<Duration, SpecError> {
+/// `1.5s`, `500ms` or `2` (seconds), at most an hour: the value of `time=` or `cpu=`.
+fn time(key: &str, value: &str) -> Result<Duration, SpecError> {
     let (digits, scale) = if let Some(ms) = value.strip_suffix("ms") {
         (ms, 0.001)
     } else if let Some(s) = value.strip_suffix('s') {
@@ -267,8 +305,8 @@ fn time(value: &str) -> Result<Duration, SpecError> {
         .filter(|s| s.is_finite() && *s > 0.0 && *s <= 3600.0)
         .map(Duration::from_secs_f64)
         .ok_or_else(|| SpecError {
-            message: format!("`time={value}` is not a time"),
-            help: "write seconds or milliseconds, more than 0 and at most an hour: `time=1.5s`, `time=500ms`".to_string(),
+            message: format!("`{key}={value}` is not a time"),
+            help: format!("write seconds or milliseconds, more than 0 and at most an hour: `{key}=1.5s`, `{key}=500ms`"),
         })
 }
 
@@ -285,6 +323,9 @@ mod tests {
             "mcts:time=1500ms:c=1",
             "alphabeta:depth=3",
             "alphabeta:time=2s",
+            "mcts:cpu=250ms",
+            "mcts:iterations=50:cpu=2s",
+            "alphabeta:cpu=1s:time=3s",
         ] {
             let spec = AgentSpec::parse(text).expect(text);
             assert_eq!(AgentSpec::parse(&spec.to_string()).as_ref(), Ok(&spec));
@@ -296,6 +337,22 @@ mod tests {
     }
 
     #[test]
+    fn a_default_budget_fills_only_a_spec_without_one() {
+        let second = Duration::from_secs(1);
+        let budget = |text: &str| {
+            AgentSpec::parse(text)
+                .expect(text)
+                .with_default_budget(second)
+                .to_string()
+        };
+        assert_eq!(budget("mcts"), "mcts:cpu=1s");
+        assert_eq!(budget("alphabeta"), "alphabeta:cpu=1s");
+        assert_eq!(budget("mcts:iterations=10"), "mcts:iterations=10");
+        assert_eq!(budget("alphabeta:time=2s"), "alphabeta:time=2s");
+        assert_eq!(budget("random"), "random");
+    }
+
+    #[test]
     fn bad_specs_say_what_to_write() {
         let e = AgentSpec::parse("mtcs").expect_err("no such agent");
         assert!(e.help.contains("did you mean `mcts`"), "{e}");
@@ -303,6 +360,8 @@ mod tests {
         assert!(e.message.contains("no setting `depth`"), "{e}");
         assert!(AgentSpec::parse("mcts:iterations=-1").is_err());
         assert!(AgentSpec::parse("mcts:time=forever").is_err());
+        let e = AgentSpec::parse("mcts:cpu=0").expect_err("no time");
+        assert!(e.message.contains("`cpu=0`"), "{e}");
         assert!(AgentSpec::parse("mcts:iterations").is_err());
     }
 }
