@@ -768,12 +768,10 @@ impl Checker<'_> {
             }
             return Some(Ty::Error);
         }
-        // A call met again inside its own expansion is recursion (reported as E0105).
-        let again = self
-            .expanding
-            .iter()
-            .any(|&(e, at)| e == index && at == span);
-        if self.cyclic.contains(&func.name) || again {
+        // Recursion is found on the graph of references before any body is checked (E0105).
+        // A define met again inside its own expansion is not recursion by itself: in
+        // `f(f(v))` the inner call is an argument, which belongs to the caller.
+        if self.cyclic.contains(&func.name) {
             return Some(Ty::Error);
         }
         let body = expr.substitute(params, args);
