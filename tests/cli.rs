@@ -1643,6 +1643,33 @@ fn bench_runs_briefly() {
     assert!(out.contains("leaves/s") && out.contains("games/s"), "{out}");
 }
 
+/// A game that starts with a roll is measured without `--rolls` (perft over every roll's
+/// outcomes), and `--set` chooses the variant measured.
+#[test]
+fn bench_needs_no_rolls_and_takes_options() {
+    let o = run(&["bench", "games/einstein.game", "--seconds", "0.3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("every roll's outcomes"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&[
+        "bench",
+        PYLOS,
+        "--set",
+        "variant=basic",
+        "--seconds",
+        "0.2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run(&["bench", "games/tictactoe.game", "--set", "size=4"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("declares no options"), "{}", stderr(&o));
+}
+
 #[test]
 fn compile_writes_the_generated_module() {
     let dir = std::env::temp_dir().join(format!("rulestone-compile-{}", std::process::id()));

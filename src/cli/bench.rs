@@ -11,10 +11,9 @@
 
 use crate::runtime::Compiled;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
-use cpu_time::ThreadTime;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -23,6 +22,7 @@ use crate::agents::Agent;
 use crate::runtime::Game;
 
 use super::any::{with_game, Games, OnGame};
+use super::clock::Clock;
 use super::load::{shown, split_moves};
 use super::perft::{parse_rolls, roll_error};
 use super::playout::mean;
@@ -32,9 +32,14 @@ use super::{emit, grouped, json_text, per_second, CliError, Format, GameArgs, Re
 
 #[derive(Clone, Debug, Args)]
 pub struct BenchArgs {
-    /// The game files to measure (each with its default options).
+    /// The game files to measure (each with its default options, but for `--set`).
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
+
+    /// Set an option of every game measured, e.g. `--set size=5` (repeatable); a game that
+    /// does not declare it is an error.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
 
     /// Time budget per game, in seconds: a third each for perft, playouts and MCTS.
     #[arg(long, value_name = "S", default_value = "3", value_parser = super::time_limit)]
@@ -52,7 +57,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub after: Option<String>,
 
-    /// Fix the rolls perft meets in a game with chance, e.g. "3 5 2; 1 1 4" (see `perft`).
+    /// Fix the rolls perft meets in a game with chance, e.g. "3 5 2; 1 1 4" (see `perft`);
+    /// without them, every outcome of a roll is a branch of the count.
     #[arg(long, value_name = "ROLLS")]
     pub rolls: Option<String>,
 
@@ -100,32 +106,6 @@ impl Report {
             Format::Text => Ok(()),
             Format::Json => emit(&json_text(&serde_json::Value::Array(self.games))),
         }
-    }
-}
-
-/// CPU time and wall time of one measurement.
-struct Clock {
-    cpu: ThreadTime,
-    wall: Instant,
-}
-
-impl Clock {
-    fn start() -> Result<Clock> {
-        let cpu = ThreadTime::try_now()
-            .map_err(|e| CliError::new(format!("cannot read the thread's CPU time: {e}")))?;
-        Ok(Clock {
-            cpu,
-            wall: Instant::now(),
-        })
-    }
-
-    /// (cpu, wall) since the start.
-    fn elapsed(&self) -> (Duration, Duration) {
-        let cpu = self
-            .cpu
-            .try_elapsed()
-            .unwrap_or_else(|_| self.wall.elapsed());
-        (cpu, self.wall.elapsed())
     }
 }
 
@@ -178,7 +158,7 @@ pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
     for file in &args.files {
         let game = GameArgs {
             file: file.clone(),
-            set: Vec::new(),
+            set: args.set.clone(),
             army: Vec::new(),
             deal: 1,
         };
@@ -238,13 +218,21 @@ fn measure_perft<G: Game>(
     if let Some(after) = &args.after {
         play_after(&mut game, after)?;
     }
-    let chance = game.rolls_dice().then_some(rolls.as_slice());
+    // Without `--rolls`, a roll's outcomes are counted as branches like players' moves.
+    let chance = (game.rolls_dice() && args.rolls.is_some()).then_some(rolls.as_slice());
+    let every_outcome = game.rolls_dice() && chance.is_none();
     let (tally, depths) = bench_perft(&mut game, budget, args.depth, chance)?;
     let mut figures = tally.json("leaves");
     figures["depths"] = json!(depths);
+    figures["every_roll_outcome"] = json!(every_outcome);
+    let outcomes = if every_outcome {
+        ", every roll's outcomes"
+    } else {
+        ""
+    };
     report.measured(
         &format!(
-            "  perft     {:>12} leaves/s   {}, {} leaves   {}\n",
+            "  perft     {:>12} leaves/s   {}, {} leaves{outcomes}   {}\n",
             grouped(tally.rate()),
             depths,
             grouped(tally.count),

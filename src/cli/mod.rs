@@ -16,6 +16,7 @@ mod arena;
 mod bench;
 mod board;
 mod check;
+mod clock;
 pub mod compile;
 mod draw;
 mod dump;

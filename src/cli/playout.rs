@@ -132,6 +132,7 @@ impl OnGame for Playouts<'_> {
         let mut tally = Tally::new();
         let mut dropped = None;
         let bar = progress(args.games);
+        let clock = super::clock::Clock::start()?;
         let start = Instant::now();
         let deadline = args.time_limit.map(|limit| start + limit);
         let mut stopped = None;
@@ -158,7 +159,8 @@ impl OnGame for Playouts<'_> {
                 bar.inc(1);
             }
         }
-        let secs = start.elapsed().as_secs_f64();
+        let (cpu, wall) = clock.elapsed();
+        let (secs, wall_secs) = (cpu.as_secs_f64(), wall.as_secs_f64());
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
@@ -171,6 +173,7 @@ impl OnGame for Playouts<'_> {
             shots: first.has_continuous_decisions(),
             tally: &tally,
             secs,
+            wall_secs,
             stopped,
         };
         match args.format {
@@ -318,7 +321,9 @@ struct Report<'r, G> {
     /// Whether the game takes shots, so that the policy choosing them matters.
     shots: bool,
     tally: &'r Tally,
+    /// CPU seconds of the playouts (speeds are per CPU second), and wall-clock seconds.
     secs: f64,
+    wall_secs: f64,
     /// The bound that stopped the run before every game was played.
     stopped: Option<Bound>,
 }
@@ -429,7 +434,11 @@ impl<G> Report<'_, G> {
                 grouped(per_second(t.continuous, self.secs))
             );
         }
-        let _ = writeln!(out, " ({:.2} s)", self.secs);
+        let _ = writeln!(
+            out,
+            " (CPU {:.2} s, wall {:.2} s)",
+            self.secs, self.wall_secs
+        );
         out
     }
 
@@ -463,7 +472,8 @@ impl<G> Report<'_, G> {
             },
             "score_totals": (t.scored > 0).then(|| per_player(t.score_totals.map(|s| score_json(s, self.score_scale)))),
             "playouts_per_second": per_second(n, self.secs),
-            "seconds": self.secs,
+            "cpu_seconds": self.secs,
+            "seconds": self.wall_secs,
         });
         if self.shots {
             let setups: Vec<serde_json::Value> = t
