@@ -74,7 +74,7 @@ fn help_texts() {
     snap!("help", stdout(&o));
     for sub in [
         "check", "explain", "fmt", "info", "moves", "perft", "play", "replay", "playout", "match",
-        "bench", "compile", "dump",
+        "bench", "compile", "dump", "new",
     ] {
         let o = run(&[sub, "--help"]);
         assert_eq!(code(&o), 0, "{sub} --help");
@@ -1633,6 +1633,41 @@ fn playouts_stop_at_the_ply_limit() {
         "{}",
         stdout(&o)
     );
+}
+
+/// `new` writes a game that checks clean and is formatted, and never overwrites a file.
+#[test]
+fn new_writes_a_starting_game_and_overwrites_nothing() {
+    let dir = std::env::temp_dir().join(format!("rulestone-new-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("three-stones.game");
+    let _ = std::fs::remove_file(&path);
+    let shown = path.to_str().expect("utf-8 temp path");
+    let o = run(&["new", shown]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("rulestone check"), "{}", stdout(&o));
+    let written = std::fs::read_to_string(&path).expect("written");
+    assert!(written.contains("game \"three-stones\""), "{written}");
+    let o = run(&["check", shown]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("0 errors, 0 warnings"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["fmt", "--check", shown]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let o = run(&["perft", shown, "--depth", "3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // A second time, the file is left as it was.
+    std::fs::write(&path, "kept").expect("overwrite for the test");
+    let o = run(&["new", shown]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("already exists"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&path).expect("kept"), "kept");
+    let o = run(&["new", "say \"hi\""]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

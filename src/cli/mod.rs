@@ -29,6 +29,7 @@ mod load;
 mod lsp;
 mod matches;
 mod moves;
+mod new;
 mod perft;
 mod play;
 mod playout;
@@ -132,6 +133,16 @@ Examples:
   rulestone info my.game --set variant=advanced --set size=3
   rulestone info my.game --format json")]
     Info(info::InfoArgs),
+
+    /// Write a new game file to start from: a commented game that checks clean (a board,
+    /// options, a piece, a counter, a turn with a choice, a win), to change step by step.
+    ///
+    /// An existing file is never overwritten.
+    #[command(after_help = "\
+Examples:
+  rulestone new \"Three Stones\"        writes three-stones.game
+  rulestone new variants/mine.game     writes that file, titled `mine`")]
+    New(new::NewArgs),
 
     /// Print every legal move of a position, one per line, in the game's notation.
     ///
@@ -549,6 +560,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Check(args) => return check::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Fmt(args) => format::run(&args),
+        Command::New(args) => new::run(&args),
         Command::Info(args) => info::run(&args, compiled),
         Command::Moves(args) => moves::run(&args, compiled),
         Command::Perft(args) => perft::run(&args, compiled),
