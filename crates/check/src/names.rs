@@ -261,6 +261,8 @@ impl Checker<'_> {
                  right of `where`; elsewhere take it from a cell, e.g. `c.{0}`",
                 id.name
             ))
+        } else if let Some(help) = truth_value_help(&id.name) {
+            Some(help.to_string())
         } else {
             let suggestion = self.suggest_name(&id.name, axes);
             // The misspelt use was meant for the suggested declaration: don't also call it unused.
@@ -323,5 +325,20 @@ impl Checker<'_> {
             candidates.extend(g.names.iter().map(String::as_str));
         }
         suggest::closest(name, candidates).map(str::to_string)
+    }
+}
+
+/// `true` and `false`, which other languages have and this one does not: what to write.
+fn truth_value_help(name: &str) -> Option<&'static str> {
+    match name {
+        "true" | "True" | "TRUE" => Some(
+            "the language has no `true`: leave the condition out (an `if` that always holds is \
+             its body alone), or write a comparison that holds, e.g. `1 == 1`",
+        ),
+        "false" | "False" | "FALSE" => Some(
+            "the language has no `false`: leave out what would never run, or write a comparison \
+             that fails, e.g. `1 == 0`",
+        ),
+        _ => None,
     }
 }

@@ -30,6 +30,19 @@ pub enum SyntaxError {
         assignment: Option<SourceSpan>,
     },
 
+    #[error("`{found}` {what}")]
+    #[diagnostic(code(E0001), help("write `{instead}`: {meaning}"))]
+    ForeignOperator {
+        found: &'static str,
+        /// "is not an operator of this language", or what is wrong with it here.
+        what: &'static str,
+        instead: &'static str,
+        /// What the operator written instead does.
+        meaning: &'static str,
+        #[label("did you mean `{instead}`?")]
+        span: SourceSpan,
+    },
+
     #[error("`{name}` is not a .game file")]
     #[diagnostic(
         code(E0006),

@@ -23,7 +23,8 @@ pub fn parse_file(source: &str) -> std::result::Result<File, Vec<SyntaxError>> {
         return Err(vec![e]);
     }
     let mut pairs = GameParser::parse(Rule::file, source).map_err(|e| {
-        vec![unclosed(source)
+        vec![foreign_operator(source, &e)
+            .or_else(|| unclosed(source))
             .or_else(|| misspelt_keyword(source, &e))
             .unwrap_or_else(|| from_pest(source, &e))]
     })?;
@@ -1258,6 +1259,70 @@ fn misspelt_keyword(source: &str, error: &pest::error::Error<Rule>) -> Option<Sy
             span: Span::new(at, end).into(),
             assignment: None,
         });
+    }
+    None
+}
+
+/// Operators of other languages, and this language's word or symbol for each.
+const FOREIGN_OPERATORS: [(&str, &str, &str); 3] = [
+    ("&&", "and", "both conditions hold"),
+    ("||", "or", "either condition holds"),
+    (
+        "!",
+        "not",
+        "the condition does not hold (`!=` is \"not equal\")",
+    ),
+];
+
+/// An operator of another language (`&&`, `||`, `!`) in the text outside comments and
+/// strings, which never parses here, or a lone `=` where pest stopped, which compares in
+/// other languages (`==` here). Reported at its first use, with the operator meant.
+fn foreign_operator(source: &str, error: &pest::error::Error<Rule>) -> Option<SyntaxError> {
+    let at = match error.location {
+        pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => p,
+    };
+    let rest = source.get(at..).unwrap_or("");
+    if rest.starts_with('=') && !rest.starts_with("==") {
+        return Some(SyntaxError::ForeignOperator {
+            found: "=",
+            what: "does not compare",
+            instead: "==",
+            meaning: "`=` sets a counter or a variable; a comparison is `==`",
+            span: Span::new(at, at + 1).into(),
+        });
+    }
+    let bytes = source.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = source[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            _ if !source.is_char_boundary(i) => i += 1,
+            _ => {
+                let text = &source[i..];
+                let found = FOREIGN_OPERATORS.iter().find(|(op, _, _)| {
+                    text.starts_with(op) && !(*op == "!" && text.starts_with("!="))
+                });
+                if let Some(&(found, instead, meaning)) = found {
+                    return Some(SyntaxError::ForeignOperator {
+                        found,
+                        what: "is not an operator of this language",
+                        instead,
+                        meaning,
+                        span: Span::new(i, i + found.len()).into(),
+                    });
+                }
+                i += 1;
+            }
+        }
     }
     None
 }
