@@ -14,7 +14,6 @@ mod analyze;
 mod any;
 mod arena;
 mod bench;
-mod board;
 mod check;
 pub mod compile;
 mod draw;
@@ -705,18 +704,7 @@ impl Bound {
     }
 }
 
-/// `1 error`, `2 errors`: a count and a noun that agrees with it.
-pub(crate) fn plural<N: fmt::Display + TryInto<u64> + Copy>(n: N, word: &str) -> String {
-    if n.try_into().ok() == Some(1) {
-        format!("{n} {word}")
-    } else if ["s", "x", "ch", "sh"].iter().any(|e| word.ends_with(e)) {
-        format!("{n} {word}es")
-    } else if word.ends_with('y') && !word.ends_with("ay") && !word.ends_with("ey") {
-        format!("{n} {}ies", &word[..word.len() - 1])
-    } else {
-        format!("{n} {word}s")
-    }
-}
+pub(crate) use rulestone_session::notation::plural;
 
 /// A count with thousands separators: `1,234,567`.
 pub(crate) fn grouped(n: u64) -> String {
