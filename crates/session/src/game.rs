@@ -65,13 +65,25 @@ impl Game {
             }
             Err(e) => return Err(fail(e.diags, e.bad_options)),
         };
-        Ok(Game {
+        let backend = compiled.backend_for(&program);
+        Ok(Game::new(name, source, program, backend))
+    }
+
+    /// A game of a program already lowered from `source`, run on `backend`.
+    #[must_use]
+    pub fn new(
+        name: &str,
+        source: String,
+        program: Program,
+        backend: rulestone_runtime::Backend,
+    ) -> Game {
+        Game {
             name: name.to_string(),
-            backend: compiled.backend_for(&program),
             actions: ActionSpace::of(&program),
+            backend,
             program,
             source,
-        })
+        }
     }
 
     /// A new engine at the start position.
