@@ -211,7 +211,6 @@ fn relative_path(from: &Path, to: &Path) -> PathBuf {
     path
 }
 
-
 /// Warns (on standard error) when the record's game file is not the one it was written for.
 pub(crate) fn warn_if_changed(record: &Record, game: &Path, path: &Path) {
     let Some(hash) = &record.game_hash else {

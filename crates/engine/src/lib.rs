@@ -132,7 +132,9 @@ fn session_lines(
             Line::TooLong(bytes) => {
                 let refusal = Refusal::new(
                     "line-too-long",
-                    format!("a line of {bytes} bytes is longer than the {MAX_LINE} a request may take"),
+                    format!(
+                        "a line of {bytes} bytes is longer than the {MAX_LINE} a request may take"
+                    ),
                 );
                 answer(output, &json!({ "error": refusal.to_json() }))?;
                 continue;

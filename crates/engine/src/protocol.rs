@@ -150,11 +150,11 @@ impl<'g> Session<'g> {
             "undo" => self.undo(),
             "state" => self.state(request),
             "go" => self.go(request),
-            "quit" => {
-                return Step::End(Some(with_id(Ok(json!({ "quit": true })), id)), End::Quit)
-            }
-            other => Err(Refusal::new("unknown-command", format!("no command `{other}`"))
-                .notes(vec![COMMANDS.to_string()])),
+            "quit" => return Step::End(Some(with_id(Ok(json!({ "quit": true })), id)), End::Quit),
+            other => Err(
+                Refusal::new("unknown-command", format!("no command `{other}`"))
+                    .notes(vec![COMMANDS.to_string()]),
+            ),
         };
         Step::Answer(with_id(answer, id))
     }
@@ -199,7 +199,10 @@ fn mistyped(field: &str, wanted: &str) -> Refusal {
 }
 
 /// An optional string field.
-fn string_field<'r>(request: &'r Map<String, Value>, field: &str) -> Result<Option<&'r str>, Refusal> {
+fn string_field<'r>(
+    request: &'r Map<String, Value>,
+    field: &str,
+) -> Result<Option<&'r str>, Refusal> {
     match request.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
@@ -230,10 +233,11 @@ fn flag_field(request: &Map<String, Value>, field: &str) -> Result<bool, Refusal
 /// A move typed as text that is not played, as a refusal.
 fn bad_move(text: &str, bad: BadMove) -> Refusal {
     match bad {
-        BadMove::GameOver(result) => {
-            Refusal::new("game-over", format!("`{text}` comes after the end of the game"))
-                .notes(vec![format!("the game ended: {result}")])
-        }
+        BadMove::GameOver(result) => Refusal::new(
+            "game-over",
+            format!("`{text}` comes after the end of the game"),
+        )
+        .notes(vec![format!("the game ended: {result}")]),
         BadMove::Illegal { notes } => {
             Refusal::new("illegal-move", format!("`{text}` is not a legal move")).notes(notes)
         }
@@ -266,7 +270,11 @@ impl Session<'_> {
         if let Some(Value::String(text)) = request.get("record") {
             if let Ok(record) = Record::parse(text) {
                 return Opening {
-                    moves: record.moves.into_iter().map(|(_, m)| MoveRef::Text(m)).collect(),
+                    moves: record
+                        .moves
+                        .into_iter()
+                        .map(|(_, m)| MoveRef::Text(m))
+                        .collect(),
                     claimed: record.result.map(|(_, r)| r),
                 };
             }
@@ -310,7 +318,12 @@ impl Session<'_> {
                     let value = match value {
                         Value::String(s) => s.clone(),
                         Value::Number(_) | Value::Bool(_) => value.to_string(),
-                        _ => return Err(mistyped("set", "an object of strings, numbers or booleans")),
+                        _ => {
+                            return Err(mistyped(
+                                "set",
+                                "an object of strings, numbers or booleans",
+                            ))
+                        }
                     };
                     from_request.push((name.clone(), value));
                 }
@@ -339,7 +352,11 @@ impl Session<'_> {
         let config = self.config;
         let game = Game::load(&config.name, config.source.clone(), &sets, config.compiled)
             .map_err(|e| {
-                let code = if e.bad_options { "bad-option" } else { "load-failed" };
+                let code = if e.bad_options {
+                    "bad-option"
+                } else {
+                    "load-failed"
+                };
                 Refusal::new(code, "the game does not load with these option values")
                     .notes(vec![e.message.trim_end().to_string()])
             })?;
@@ -358,7 +375,10 @@ impl Session<'_> {
         self.position = Position::new(game);
         for (i, m) in opening.moves.iter().enumerate() {
             let played = match m {
-                MoveRef::Text(text) => self.position.apply_text(text).map_err(|e| bad_move(text, e)),
+                MoveRef::Text(text) => self
+                    .position
+                    .apply_text(text)
+                    .map_err(|e| bad_move(text, e)),
                 MoveRef::Action(id) => self.position.apply_action(*id).map_err(|e| bad_action(&e)),
             };
             if let Err(refusal) = played {
@@ -422,7 +442,10 @@ impl Session<'_> {
         let text = string_field(request, "move")?;
         let action = count_field(request, "action")?;
         let played = match (text, action) {
-            (Some(text), None) => self.position.apply_text(text).map_err(|e| bad_move(text, e))?,
+            (Some(text), None) => self
+                .position
+                .apply_text(text)
+                .map_err(|e| bad_move(text, e))?,
             (None, Some(id)) => self.position.apply_action(id).map_err(|e| bad_action(&e))?,
             (None, None) => {
                 return Err(Refusal::new(
@@ -464,7 +487,12 @@ impl Session<'_> {
     fn state(&mut self, request: &Map<String, Value>) -> Answer {
         let with_record = flag_field(request, "record")?;
         let mut answer = self.summary();
-        let moves: Vec<&str> = self.position.played().iter().map(|(_, t)| t.as_str()).collect();
+        let moves: Vec<&str> = self
+            .position
+            .played()
+            .iter()
+            .map(|(_, t)| t.as_str())
+            .collect();
         answer["moves"] = json!(moves);
         answer["status"] = json!(self.position.engine().status_lines());
         answer["scores"] = json!(self.position.engine().scores());
@@ -482,7 +510,10 @@ impl Session<'_> {
         let seed = count_field(request, "seed")?.unwrap_or(0);
         let apply = flag_field(request, "apply")?;
         if let Some(result) = self.position.result_text() {
-            return Err(Refusal::new("game-over", format!("the game is over: {result}")));
+            return Err(Refusal::new(
+                "game-over",
+                format!("the game is over: {result}"),
+            ));
         }
         let space = self.position.game().actions().ok();
         let mut agent = spec.build::<BoardGame<'_>>(seed);
@@ -527,7 +558,9 @@ impl Session<'_> {
 /// (MCTS playouts), `depth` (alpha-beta) or `seconds` (thinking time, either agent), each
 /// added to the spec as its setting.
 fn agent_spec(request: &Map<String, Value>) -> Result<AgentSpec, Refusal> {
-    let mut text = string_field(request, "agent")?.unwrap_or("mcts").to_string();
+    let mut text = string_field(request, "agent")?
+        .unwrap_or("mcts")
+        .to_string();
     if let Some(n) = count_field(request, "iterations")? {
         text.push_str(&format!(":iterations={n}"));
     }
@@ -544,7 +577,5 @@ fn agent_spec(request: &Map<String, Value>) -> Result<AgentSpec, Refusal> {
             text.push_str(&format!(":time={}ms", (seconds * 1000.0).ceil()));
         }
     }
-    AgentSpec::parse(&text).map_err(|e| {
-        Refusal::new("bad-agent", e.message).notes(vec![e.help])
-    })
+    AgentSpec::parse(&text).map_err(|e| Refusal::new("bad-agent", e.message).notes(vec![e.help]))
 }

@@ -88,7 +88,10 @@ impl fmt::Display for ActionError {
                 "decision {decision} is outside the game's {radix} values: not a move of this game"
             ),
             ActionError::OutOfRange { id, size } => {
-                write!(f, "action {id} is out of range: the game has {size} action ids")
+                write!(
+                    f,
+                    "action {id} is out of range: the game has {size} action ids"
+                )
             }
         }
     }
