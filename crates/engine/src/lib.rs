@@ -1,7 +1,7 @@
 //! The engine protocol: a game and its agents driven by any program, one JSON object a line
 //! each way on a byte stream (standard input and output for `rulestone engine`), in the spirit
-//! of UCI and GTP. The commands are [`protocol`]'s; the reference is the README's "Driving a
-//! game from another program".
+//! of UCI and GTP. The commands are the `protocol` module's; the reference is the README's
+//! "Driving a game from another program".
 //!
 //! Invariants: every line read gets exactly one answer line (blank lines aside), in order; a
 //! bad line (not JSON, too long, an unknown command, a missing or mistyped field, an illegal
