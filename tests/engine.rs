@@ -308,3 +308,34 @@ fn the_documented_sizes_are_the_games_sizes() {
         "docs/actions.md is out of date: run this test with RULESTONE_BLESS=1"
     );
 }
+
+#[test]
+fn new_loads_the_game_anew_for_other_option_values() {
+    let lines: Vec<String> = [
+        r#"{"cmd": "new", "set": {"size": 3}, "moves": ["a1"], "id": "small"}"#,
+        r#"{"cmd": "info"}"#,
+        r#"{"cmd": "new", "set": {"size": 99}}"#,
+        r#"{"cmd": "state"}"#,
+        r#"{"cmd": "new"}"#,
+        r#"{"cmd": "info"}"#,
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    let answers: Vec<Value> = serve_lines("games/hex.game", &lines)
+        .iter()
+        .map(|a| parse(a))
+        .collect();
+    assert_eq!(answers.len(), lines.len());
+    assert_eq!(answers[0]["id"], json!("small"));
+    assert_eq!(answers[0]["ply"], json!(1));
+    assert_eq!(answers[1]["num_distinct_actions"], json!(10));
+    assert_eq!(answers[2]["error"]["code"], json!("bad-option"));
+    assert_eq!(
+        answers[3]["moves"],
+        json!(["a1"]),
+        "a refused `new` keeps the game"
+    );
+    assert_eq!(answers[5]["options"]["size"], json!("11"));
+    assert_eq!(answers[5]["num_distinct_actions"], json!(122));
+}
