@@ -22,10 +22,12 @@ pub use rulestone_base as base;
 pub use rulestone_check as check;
 pub use rulestone_codegen as codegen;
 pub use rulestone_diag as diag;
+pub use rulestone_engine as engine;
 pub use rulestone_ir as ir;
 pub use rulestone_lower as lower;
 pub use rulestone_lsp as lsp;
 pub use rulestone_runtime as runtime;
+pub use rulestone_session as session;
 pub use rulestone_syntax as syntax;
 
 pub use rulestone_check::check;

@@ -132,7 +132,7 @@ pub(crate) fn read_at<G: Shown>(
 
 impl Shown for BoardGame<'_> {
     fn drawing(&mut self) -> String {
-        super::board::draw(&mut self.engine)
+        rulestone_session::board::draw(&mut self.engine)
     }
 
     fn read(&mut self, text: &str) -> std::result::Result<Move, BadMove> {

@@ -14,12 +14,12 @@ mod analyze;
 mod any;
 mod arena;
 mod bench;
-mod board;
 mod check;
 mod clock;
 pub mod compile;
 mod draw;
 mod dump;
+mod engine;
 mod explain;
 mod format;
 mod info;
@@ -192,6 +192,21 @@ Examples:
   rulestone replay my.game --moves \"a1; b2; c3\"
   rulestone replay my.game --set size=5 --moves \"a1; b2\"")]
     Replay(replay::ReplayArgs),
+
+    /// Drive a game and its agents from another program: JSON lines on standard input and
+    /// output.
+    ///
+    /// Each request is one JSON object a line, `{"cmd": ...}`, answered by one JSON object a
+    /// line: `info`, `new`, `legal`, `apply`, `undo`, `state`, `go`, `quit`. A bad request is
+    /// answered with `{"error": {...}}` and the session goes on; it ends at the end of input
+    /// or on `quit` (exit status 0). The README's "Driving a game from another program" is the
+    /// reference.
+    #[command(after_help = "\
+Examples:
+  rulestone engine my.game
+  rulestone engine my.game --set size=5
+  echo '{\"cmd\": \"legal\"}' | rulestone engine my.game")]
+    Engine(engine::EngineArgs),
 
     /// Draw a picture of a position, SVG or PNG, from the game's geometry.
     ///
@@ -566,6 +581,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Perft(args) => perft::run(&args, compiled),
         Command::Play(args) => play::run(&args, compiled),
         Command::Replay(args) => replay::run(&args, compiled),
+        Command::Engine(args) => engine::run(&args, compiled),
         Command::Draw(args) => draw::run(&args, compiled),
         Command::Playout(args) => playout::run(&args, compiled),
         Command::Match(args) => matches::run(&args, compiled),
@@ -718,18 +734,7 @@ impl Bound {
     }
 }
 
-/// `1 error`, `2 errors`: a count and a noun that agrees with it.
-pub(crate) fn plural<N: fmt::Display + TryInto<u64> + Copy>(n: N, word: &str) -> String {
-    if n.try_into().ok() == Some(1) {
-        format!("{n} {word}")
-    } else if ["s", "x", "ch", "sh"].iter().any(|e| word.ends_with(e)) {
-        format!("{n} {word}es")
-    } else if word.ends_with('y') && !word.ends_with("ay") && !word.ends_with("ey") {
-        format!("{n} {}ies", &word[..word.len() - 1])
-    } else {
-        format!("{n} {word}s")
-    }
-}
+pub(crate) use rulestone_session::notation::plural;
 
 /// A count with thousands separators: `1,234,567`.
 pub(crate) fn grouped(n: u64) -> String {

@@ -25,7 +25,7 @@ use crate::agents::{Agent, AgentSpec, Thought};
 use super::any::{read_at, with_game_armies, Games, OnGame, Shown};
 use super::listing;
 use super::load::{normalize, shown, BadMove};
-use super::record::{self, Keys, Record};
+use super::record::{self, Keys, Record, RecordFiles as _};
 use super::replay::{check_claim, Moves, Replaying};
 use super::{emit, CliError, Fail, PositionArgs, Result};
 
@@ -917,7 +917,7 @@ fn wrap(moves: &[String]) -> String {
     if moves.is_empty() {
         return "no legal moves\n".to_string();
     }
-    super::board::comma_lines("", moves, 80)
+    rulestone_session::board::comma_lines("", moves, 80)
 }
 
 /// A visible turn clock: the line above the prompt shows the time left, redrawn every half

@@ -16,10 +16,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::ir::{Board, CellSet, CounterView, Program};
-use crate::runtime::Engine;
+use rulestone_ir::{Board, CellSet, CounterView, Program};
+use rulestone_runtime::Engine;
 
-use super::load::{player_name, result_text};
+use crate::notation::{player_name, result_text};
 
 /// The widest drawing, in characters, that is laid out side by side.
 const MAX_WIDTH: usize = 100;
@@ -27,7 +27,7 @@ const MAX_WIDTH: usize = 100;
 const GAP: usize = 4;
 
 /// The board, then whose turn it is (or the result) and the counters.
-pub(crate) fn draw(engine: &mut Engine<'_>) -> String {
+pub fn draw(engine: &mut Engine<'_>) -> String {
     let markers = engine.markers();
     let program = engine.program();
     let (cells, values) = (&engine.state.board, &engine.state.counters);
@@ -39,7 +39,7 @@ pub(crate) fn draw(engine: &mut Engine<'_>) -> String {
 }
 
 /// `White to move` or `game over: White wins`, then one line per counter.
-pub(crate) fn status(engine: &mut Engine<'_>) -> String {
+pub fn status(engine: &mut Engine<'_>) -> String {
     let program = engine.program();
     let mut out = match engine.outcome() {
         Some(r) => {
@@ -68,7 +68,7 @@ pub(crate) fn status(engine: &mut Engine<'_>) -> String {
 /// `stock: White 15, Black 14` for per-player counters, `name: value` for the others, and
 /// each player's unplayed shapes (`Black stones: 6 Block, 4 Brick`). Per-cell counters are
 /// drawn on the board instead.
-pub(crate) fn counters(program: &Program, values: &[i32]) -> String {
+pub fn counters(program: &Program, values: &[i32]) -> String {
     let mut out = String::new();
     let value = |slot: usize| {
         values
@@ -205,7 +205,7 @@ fn direction_name(program: &Program, relation: u16, value: i32) -> String {
 
 /// Draws the board with the piece codes `cells` (one per cell, in cell order) and the
 /// counters (for per-cell values).
-pub(crate) fn board(
+pub fn board(
     program: &Program,
     cells: &[u8],
     counters: &[i32],
@@ -380,7 +380,7 @@ fn legend(
 
 /// The entries after `head`, separated by commas, in lines no wider than `width` (a longer
 /// entry stands alone; later lines are indented under the first entry).
-pub(crate) fn comma_lines(head: &str, entries: &[String], width: usize) -> String {
+pub fn comma_lines(head: &str, entries: &[String], width: usize) -> String {
     let indent = " ".repeat(head.chars().count());
     let mut out = String::new();
     let mut line = head.to_string();

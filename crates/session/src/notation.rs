@@ -1,0 +1,337 @@
+//! Moves as text: the notation of legal moves, reading a typed move (with the reasons a move
+//! is refused), and the names of players and results, the same for every front end.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use rulestone_ir::Program;
+use rulestone_runtime::{Engine, GameResult, Move};
+
+/// The path as it should appear in messages: as given, with `/` separators.
+#[must_use]
+pub fn shown(path: &Path) -> String {
+    path.display().to_string().replace('\\', "/")
+}
+
+/// `1 cell`, `3 cells`, `2 matches`, `4 entries`: a count and its noun.
+pub fn plural<N: std::fmt::Display + TryInto<u64> + Copy>(n: N, word: &str) -> String {
+    if n.try_into().ok() == Some(1) {
+        format!("{n} {word}")
+    } else if ["s", "x", "ch", "sh"].iter().any(|e| word.ends_with(e)) {
+        format!("{n} {word}es")
+    } else if word.ends_with('y') && !word.ends_with("ay") && !word.ends_with("ey") {
+        format!("{n} {}ies", &word[..word.len() - 1])
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// A player's name, or `player N` if the program has no name for it.
+pub fn player_name(program: &Program, player: u8) -> String {
+    program
+        .players
+        .get(usize::from(player))
+        .cloned()
+        .unwrap_or_else(|| format!("player {}", u32::from(player) + 1))
+}
+
+/// The option values of a program, `size=5, variant=short`; `None` without options.
+pub fn options_text(program: &Program) -> Option<String> {
+    let opts: Vec<String> = program
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    (!opts.is_empty()).then(|| opts.join(", "))
+}
+
+/// `White wins`, `draw`.
+pub fn result_text(program: &Program, result: GameResult) -> String {
+    match result {
+        GameResult::Win(p) => format!("{} wins", player_name(program, p)),
+        GameResult::Draw => "draw".to_string(),
+    }
+}
+
+/// Collapses runs of whitespace to one space and trims.
+pub fn normalize(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Splits a `;`-separated move list into normalized moves, dropping empty entries.
+pub fn split_moves(list: &str) -> Vec<String> {
+    list.split(';')
+        .map(normalize)
+        .filter(|m| !m.is_empty())
+        .collect()
+}
+
+/// The legal moves of the engine's position with their notation, in generation order.
+pub fn legal_with_text(engine: &mut Engine<'_>) -> Vec<(Move, String)> {
+    let mut moves = Vec::new();
+    engine.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|m| {
+            let text = normalize(&engine.move_text(&m));
+            (m, text)
+        })
+        .collect()
+}
+
+/// Why a typed move could not be played.
+#[derive(Debug)]
+pub enum BadMove {
+    /// The game ended before this move.
+    GameOver(String),
+    /// Not the notation of any legal move; carries notes for the message: why, when it can be
+    /// told (a cell that is not on the board, a near miss of a legal move's spelling), then a
+    /// hint listing legal moves.
+    Illegal { notes: Vec<String> },
+}
+
+/// Finds the legal move written `text` (whitespace normalized; letter case is ignored when
+/// that leaves exactly one candidate).
+pub fn find_move(engine: &mut Engine<'_>, text: &str) -> std::result::Result<Move, BadMove> {
+    let text = normalize(text);
+    if let Some(r) = engine.outcome() {
+        return Err(BadMove::GameOver(result_text(engine.program(), r)));
+    }
+    let legal = legal_with_text(engine);
+    if let Some((m, _)) = legal.iter().find(|(_, t)| *t == text) {
+        return Ok(*m);
+    }
+    let folded: Vec<&(Move, String)> = legal
+        .iter()
+        .filter(|(_, t)| t.eq_ignore_ascii_case(&text))
+        .collect();
+    if let [(m, _)] = folded.as_slice() {
+        return Ok(*m);
+    }
+    let mut notes = why_illegal(engine.program(), &legal, &text);
+    notes.push(legal_hint(engine, &legal, &text));
+    Err(BadMove::Illegal { notes })
+}
+
+/// A move's text reduced to what a near miss keeps: letters and digits, lowercased
+/// (`D5 - D6`, `d5d6` and `d5-d6` all read `d5d6`).
+fn squashed(text: &str) -> String {
+    text.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The shape of a word: each run of letters `a`, each run of digits `9`, anything else as
+/// itself (`1a1` and `2c3` are `9a9`; `z1` and `a10` are `a9`).
+fn shape(word: &str) -> String {
+    let mut out = String::new();
+    for ch in word.chars() {
+        let class = if ch.is_alphabetic() {
+            'a'
+        } else if ch.is_ascii_digit() {
+            '9'
+        } else {
+            ch
+        };
+        if !(out.ends_with(class) && (class == 'a' || class == '9')) {
+            out.push(class);
+        }
+    }
+    out
+}
+
+/// Why `text` is no legal move, when that can be told: it differs from legal moves only in
+/// spacing, letter case or punctuation; it names cells the board does not have (words shaped
+/// like the board's cell names); or it names cells no legal move names.
+fn why_illegal(program: &Program, legal: &[(Move, String)], text: &str) -> Vec<String> {
+    let mut notes = Vec::new();
+    let squashed_text = squashed(text);
+    let near: Vec<&str> = legal
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .filter(|t| !squashed_text.is_empty() && squashed(t) == squashed_text)
+        .collect();
+    match near.as_slice() {
+        [] => {}
+        [one] => notes.push(format!("did you mean `{one}`?")),
+        many => {
+            let list: Vec<String> = many.iter().take(4).map(|t| format!("`{t}`")).collect();
+            notes.push(format!("did you mean one of {}?", list.join(", ")));
+        }
+    }
+    if !notes.is_empty() {
+        return notes;
+    }
+    let cells = &program.board.names;
+    let cell_shapes: Vec<String> = {
+        let mut s: Vec<String> = cells.iter().map(|c| shape(c)).collect();
+        s.sort();
+        s.dedup();
+        s
+    };
+    let used: std::collections::HashSet<String> = legal
+        .iter()
+        .flat_map(|(_, t)| t.split(|c: char| !c.is_alphanumeric()))
+        .map(str::to_lowercase)
+        .collect();
+    let mut missing: Vec<&str> = Vec::new();
+    let mut unused: Vec<&str> = Vec::new();
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        let lower = word.to_lowercase();
+        if word.is_empty()
+            || used.contains(&lower)
+            || missing.contains(&word)
+            || unused.contains(&word)
+        {
+            continue;
+        }
+        if cells.iter().any(|c| c.eq_ignore_ascii_case(word)) {
+            unused.push(word);
+        } else if cell_shapes.contains(&shape(word)) {
+            missing.push(word);
+        }
+    }
+    if let (Some(first), Some(last)) = (cells.first(), cells.last()) {
+        for word in missing {
+            notes.push(format!(
+                "`{word}` is not a cell of the board (its {}: {first} … {last})",
+                plural(cells.len(), "cell")
+            ));
+        }
+    }
+    for word in unused {
+        notes.push(format!("no legal move names the cell `{word}` now"));
+    }
+    if let Some(note) = failing_part(legal, text) {
+        notes.push(note);
+    }
+    notes
+}
+
+/// Which `require` of the game's source refuses the move written `text` here: the rules that
+/// refuse a move spelt `text` (spacing, letter case and punctuation aside) when every other
+/// rule of its way through the turn holds. Up to three rules are quoted.
+pub fn refusing_rules(engine: &mut Engine<'_>, source: &str, text: &str) -> Option<String> {
+    let typed = squashed(text);
+    let mut rules: Vec<rulestone_ir::BoolId> = Vec::new();
+    for r in engine.refusals() {
+        if squashed(&r.text) == typed && !rules.contains(&r.rule) {
+            rules.push(r.rule);
+        }
+    }
+    let quoted: Vec<String> = rules
+        .iter()
+        .filter_map(|rule| engine.program().rule_spans.of(*rule))
+        .map(|span| quote_rule(source, span))
+        .collect();
+    let (first, rest) = quoted.split_first()?;
+    let mut list = first.clone();
+    for (i, q) in rest.iter().enumerate().take(2) {
+        list.push_str(if i + 1 == rest.len().min(2) {
+            " or "
+        } else {
+            ", "
+        });
+        list.push_str(q);
+    }
+    if rest.len() > 2 {
+        let _ = write!(list, " (and {} more)", rest.len() - 2);
+    }
+    Some(format!("it is refused by {list}"))
+}
+
+/// ``the rule at line 42, `require not blocked(c)` ``: a rule's line and its first line.
+fn quote_rule(source: &str, (start, end): (usize, usize)) -> String {
+    let line = source
+        .get(..start)
+        .map_or(0, |before| before.matches('\n').count())
+        + 1;
+    let text = source.get(start..end).unwrap_or("");
+    let first = text.lines().next().unwrap_or("").trim();
+    let cut = if text.trim().lines().count() > 1 {
+        " …"
+    } else {
+        ""
+    };
+    format!("the rule at line {line}, `{first}{cut}`")
+}
+
+/// The words of a move's text: its runs of letters and digits, lowercased.
+fn words_of(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// `text` as typed up to the end of its `k`-th word (`H@e6:Q`, 2: `H@e6`).
+fn first_words(text: &str, k: usize) -> &str {
+    let mut seen = 0;
+    let mut in_word = false;
+    for (i, c) in text.char_indices() {
+        let word = c.is_alphanumeric();
+        if in_word && !word {
+            seen += 1;
+            if seen == k {
+                return &text[..i];
+            }
+        }
+        in_word = word;
+    }
+    text
+}
+
+/// Which part of `text` no legal move has: the longest run of its first words that begins some
+/// legal moves, and the word after it (`Beam c6` begins 3 legal moves, none goes on with `q`).
+fn failing_part(legal: &[(Move, String)], text: &str) -> Option<String> {
+    let typed = words_of(text);
+    let moves: Vec<(Vec<String>, &str)> = legal
+        .iter()
+        .map(|(_, t)| (words_of(t), t.as_str()))
+        .collect();
+    let begins = |k: usize| -> Vec<&str> {
+        moves
+            .iter()
+            .filter(|(w, _)| w.len() > k && w[..k] == typed[..k])
+            .map(|(_, t)| *t)
+            .collect()
+    };
+    let k = (1..typed.len()).rev().find(|&k| !begins(k).is_empty())?;
+    let starting = begins(k);
+    let shown: Vec<String> = starting.iter().take(3).map(|t| format!("`{t}`")).collect();
+    let more = if starting.len() > 3 { ", …" } else { "" };
+    let prefix = first_words(text, k);
+    Some(format!(
+        "`{prefix}` begins {} ({}{more}), but none goes on with `{}`",
+        plural(starting.len(), "legal move"),
+        shown.join(", "),
+        typed[k]
+    ))
+}
+
+/// `White to move; legal moves: a1, a2, … (16 in all)`, listing first the moves that
+/// start like `text` (e.g. the take-backs a placement must name).
+pub fn legal_hint(engine: &Engine<'_>, legal: &[(Move, String)], text: &str) -> String {
+    const SHOWN: usize = 8;
+    let mover = player_name(engine.program(), engine.state.mover);
+    let starting: Vec<&str> = legal
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .filter(|t| !text.is_empty() && t.starts_with(text))
+        .collect();
+    if !starting.is_empty() {
+        let more = starting.len().saturating_sub(SHOWN);
+        let mut list = starting[..starting.len().min(SHOWN)].join(", ");
+        if more > 0 {
+            let _ = write!(list, ", … ({} in all)", starting.len());
+        }
+        return format!("{mover} to move; did you mean one of: {list}");
+    }
+    let all: Vec<&str> = legal.iter().map(|(_, t)| t.as_str()).collect();
+    let mut list = all[..all.len().min(SHOWN)].join(", ");
+    if all.len() > SHOWN {
+        let _ = write!(list, ", … ({} in all)", all.len());
+    }
+    format!("{mover} to move; legal moves: {list}")
+}
