@@ -555,8 +555,9 @@ impl Session<'_> {
 }
 
 /// The agent a `go` request names (`agent`, default `mcts`) with its budget: `iterations`
-/// (MCTS playouts), `depth` (alpha-beta) or `seconds` (thinking time, either agent), each
-/// added to the spec as its setting.
+/// (MCTS playouts), `depth` (alpha-beta) or `seconds` (thinking time in CPU time of the
+/// searching thread, either agent: the same work on a busy machine), each added to the spec
+/// as its setting.
 fn agent_spec(request: &Map<String, Value>) -> Result<AgentSpec, Refusal> {
     let mut text = string_field(request, "agent")?
         .unwrap_or("mcts")
@@ -574,7 +575,7 @@ fn agent_spec(request: &Map<String, Value>) -> Result<AgentSpec, Refusal> {
                 .as_f64()
                 .filter(|s| s.is_finite() && *s > 0.0 && *s <= 3600.0)
                 .ok_or_else(|| mistyped("seconds", "a number of seconds above 0, at most 3600"))?;
-            text.push_str(&format!(":time={}ms", (seconds * 1000.0).ceil()));
+            text.push_str(&format!(":cpu={}ms", (seconds * 1000.0).ceil()));
         }
     }
     AgentSpec::parse(&text).map_err(|e| Refusal::new("bad-agent", e.message).notes(vec![e.help]))
