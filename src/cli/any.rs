@@ -366,7 +366,7 @@ pub(crate) fn with_variants<T: OnVariants>(
         return Err(CliError::new("no variant to run").into());
     };
     let start = |v: usize, _deal: u64| BoardGame::new(loaded[v].engine());
-    let player = |p: u8| super::load::player_name(&first.program, p);
+    let player = |p: u8| first.program.player_name(p);
     let done = task.run(&Variants {
         name: first.program.name.clone(),
         players: [player(0), player(1)],

@@ -18,8 +18,7 @@ use crate::Built;
 use super::{color_stderr, CliError, Fail, GameArgs, Result};
 
 pub(crate) use rulestone_session::notation::{
-    find_move, normalize, options_text, player_name, refusing_rules, result_text, shown,
-    split_moves, BadMove,
+    find_move, normalize, options_text, refusing_rules, result_text, shown, split_moves, BadMove,
 };
 
 /// The note for a command that runs board games only, given a table game.

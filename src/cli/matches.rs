@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::runtime::playout::random_game;
 
-use super::load::{load, options_text, player_name, result_text};
+use super::load::{load, options_text, result_text};
 use serde_json::json;
 
 use super::{emit, json_text, plural, CliError, Format, GameArgs, Result};
@@ -66,7 +66,7 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
     let mut engine = loaded.engine();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let (mut moves, mut undos) = (Vec::new(), Vec::new());
-    let names = [player_name(program, 0), player_name(program, 1)];
+    let names = [program.player_name(0), program.player_name(1)];
     let mut out = format!("{}: match, seed {}", program.name, args.seed);
     match (args.games, args.target) {
         (Some(n), Some(t)) => {

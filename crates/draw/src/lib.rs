@@ -33,7 +33,7 @@ pub mod svg;
 use std::fmt;
 use std::sync::Arc;
 
-use rulestone_ir::{CellSet, CounterView, Program};
+use rulestone_ir::{piece_kind_and_owner, CellSet, CounterView, Program};
 use rulestone_runtime::{Engine, GameResult};
 
 use geometry::{CellShape, Layout};
@@ -129,16 +129,6 @@ impl fmt::Display for DrawError {
 
 impl std::error::Error for DrawError {}
 
-/// A player's name, or `player N`.
-#[must_use]
-pub fn player_name(program: &Program, p: u8) -> String {
-    program
-        .players
-        .get(usize::from(p))
-        .cloned()
-        .unwrap_or_else(|| format!("player {}", u32::from(p) + 1))
-}
-
 /// Disc fill and glyph colour of each player's pieces; further players cycle.
 const PLAYER_COLOURS: &[(&str, &str)] = &[
     ("#f7f3ea", "#202020"),
@@ -158,22 +148,6 @@ const FAINT: &str = "#6b5d45";
 
 fn player_colours(p: u8) -> (&'static str, &'static str) {
     PLAYER_COLOURS[usize::from(p) % PLAYER_COLOURS.len()]
-}
-
-fn kind_and_owner(code: u8) -> (usize, u8) {
-    let index = code.saturating_sub(1);
-    (usize::from(index / 2), index % 2)
-}
-
-/// The glyph of a piece code.
-fn glyph(program: &Program, code: u8) -> String {
-    let (kind, owner) = kind_and_owner(code);
-    program
-        .pieces
-        .get(kind)
-        .and_then(|p| p.symbols.get(usize::from(owner)))
-        .cloned()
-        .unwrap_or_else(|| "?".to_string())
 }
 
 /// The hexagon corners around `(x, y)` (picture coordinates, `y` down), pointy top, sides
@@ -234,7 +208,7 @@ fn counter_lines(program: &Program, values: &[i32]) -> Vec<String> {
         while j < program.counters.len() && program.counters[j].name == name && !in_layer(j) {
             let v = value(j).to_string();
             match program.counters[j].player {
-                Some(p) => parts.push(format!("{} {v}", player_name(program, p))),
+                Some(p) => parts.push(format!("{} {v}", program.player_name(p))),
                 None => parts.push(v),
             }
             j += 1;
@@ -468,7 +442,7 @@ impl<'v, 'p> Picture<'v, 'p> {
             // The piece.
             let has_piece = code != 0;
             if has_piece {
-                let (_, owner) = kind_and_owner(code);
+                let (_, owner) = piece_kind_and_owner(code);
                 let (disc, ink) = player_colours(owner);
                 let radius = if layout.shape == CellShape::Circle {
                     0.46
@@ -486,7 +460,7 @@ impl<'v, 'p> Picture<'v, 'p> {
                         ("stroke-width", Val::N(0.035)),
                     ],
                 );
-                let g = glyph(program, code);
+                let g = program.piece_symbol(code);
                 let size = if g.chars().count() > 1 { 0.28 } else { 0.38 };
                 s.text_el(
                     "text",
@@ -654,13 +628,13 @@ impl<'v, 'p> Picture<'v, 'p> {
         match view.result {
             Some(GameResult::Win(p)) => push(
                 &mut lines,
-                &format!("game over: {} wins", player_name(program, p)),
+                &format!("game over: {} wins", program.player_name(p)),
                 Some(player_colours(p).0),
             ),
             Some(GameResult::Draw) => push(&mut lines, "game over: draw", None),
             None => push(
                 &mut lines,
-                &format!("{} to move", player_name(program, view.mover)),
+                &format!("{} to move", program.player_name(view.mover)),
                 Some(player_colours(view.mover).0),
             ),
         }
@@ -682,7 +656,7 @@ impl<'v, 'p> Picture<'v, 'p> {
             lines.push(("legend".to_string(), 1.0, None));
         }
         for code in seen {
-            let (kind, owner) = kind_and_owner(code);
+            let (kind, owner) = piece_kind_and_owner(code);
             let piece = program
                 .pieces
                 .get(kind)
@@ -691,9 +665,9 @@ impl<'v, 'p> Picture<'v, 'p> {
                 &mut lines,
                 &format!(
                     "{} {}: {}",
-                    player_name(program, owner),
+                    program.player_name(owner),
                     piece,
-                    glyph(program, code)
+                    program.piece_symbol(code)
                 ),
                 Some(player_colours(owner).0),
             );

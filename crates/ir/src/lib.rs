@@ -10,6 +10,7 @@ mod cellset;
 pub mod dump;
 mod error;
 pub mod fingerprint;
+mod names;
 pub mod ops;
 pub mod parse;
 pub mod passes;
@@ -19,6 +20,7 @@ pub mod visit;
 
 pub use cellset::{words_for, CellBits, CellIter, CellSet, CellSet64, SET_WORDS};
 pub use error::BuildError;
+pub use names::piece_kind_and_owner;
 use rulestone_base::decimal::DECIMAL_SCALE;
 pub use visit::Operand;
 

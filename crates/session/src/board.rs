@@ -16,10 +16,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use rulestone_ir::{Board, CellSet, CounterView, Program};
+use rulestone_ir::{piece_kind_and_owner, Board, CellSet, CounterView, Program};
 use rulestone_runtime::Engine;
 
-use crate::notation::{player_name, result_text};
+use crate::notation::result_text;
 
 /// The widest drawing, in characters, that is laid out side by side.
 const MAX_WIDTH: usize = 100;
@@ -48,15 +48,15 @@ pub fn status(engine: &mut Engine<'_>) -> String {
                 let _ = writeln!(
                     text,
                     "score: {} {}, {} {}",
-                    player_name(program, 0),
+                    program.player_name(0),
                     program.score_text(s[0].into()),
-                    player_name(program, 1),
+                    program.player_name(1),
                     program.score_text(s[1].into())
                 );
             }
             text
         }
-        None => format!("{} to move\n", player_name(program, engine.state.mover)),
+        None => format!("{} to move\n", program.player_name(engine.state.mover)),
     };
     for line in engine.status_lines() {
         let _ = writeln!(out, "{line}");
@@ -102,7 +102,7 @@ pub fn counters(program: &Program, values: &[i32]) -> String {
             } else {
                 stones.join(", ")
             };
-            let _ = writeln!(out, "{} unplayed: {list}", player_name(program, p));
+            let _ = writeln!(out, "{} unplayed: {list}", program.player_name(p));
         }
     }
     let mut i = 0;
@@ -124,7 +124,7 @@ pub fn counters(program: &Program, values: &[i32]) -> String {
                 _ => value.to_string(),
             };
             match program.counters[j].player {
-                Some(p) => parts.push(format!("{} {value}", player_name(program, p))),
+                Some(p) => parts.push(format!("{} {value}", program.player_name(p))),
                 None => parts.push(value),
             }
             j += 1;
@@ -136,23 +136,12 @@ pub fn counters(program: &Program, values: &[i32]) -> String {
 }
 
 /// The piece kind and the owner a non-empty cell's code stands for.
-fn kind_and_owner(code: u8) -> (usize, u8) {
-    let index = code.saturating_sub(1);
-    (usize::from(index / 2), index % 2)
-}
-
 /// The symbol of a piece code (`0` is empty: `.`).
 fn symbol(program: &Program, code: u8) -> String {
     if code == 0 {
         return ".".to_string();
     }
-    let (kind, owner) = kind_and_owner(code);
-    program
-        .pieces
-        .get(kind)
-        .and_then(|p| p.symbols.get(usize::from(owner)))
-        .cloned()
-        .unwrap_or_else(|| "?".to_string())
+    program.piece_symbol(code)
 }
 
 /// What is drawn on the board besides the pieces: counters and markers.
@@ -336,7 +325,7 @@ fn legend(
     codes.sort_unstable();
     codes.dedup();
     for code in codes {
-        let (kind, owner) = kind_and_owner(code);
+        let (kind, owner) = piece_kind_and_owner(code);
         let Some(piece) = program.pieces.get(kind) else {
             continue;
         };
@@ -344,7 +333,7 @@ fn legend(
         let entry = if shared {
             format!("{} {}", symbol(program, code), piece.name)
         } else {
-            let player = player_name(program, owner);
+            let player = program.player_name(owner);
             format!("{} {player} {}", symbol(program, code), piece.name)
         };
         if !entries.contains(&entry) {

@@ -103,7 +103,7 @@ impl Game {
     /// A player's name.
     #[must_use]
     pub fn player_name(&self, player: u8) -> String {
-        notation::player_name(&self.program, player)
+        self.program.player_name(player)
     }
 }
 

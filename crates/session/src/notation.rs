@@ -26,15 +26,6 @@ pub fn plural<N: std::fmt::Display + TryInto<u64> + Copy>(n: N, word: &str) -> S
     }
 }
 
-/// A player's name, or `player N` if the program has no name for it.
-pub fn player_name(program: &Program, player: u8) -> String {
-    program
-        .players
-        .get(usize::from(player))
-        .cloned()
-        .unwrap_or_else(|| format!("player {}", u32::from(player) + 1))
-}
-
 /// The option values of a program, `size=5, variant=short`; `None` without options.
 pub fn options_text(program: &Program) -> Option<String> {
     let opts: Vec<String> = program
@@ -48,7 +39,7 @@ pub fn options_text(program: &Program) -> Option<String> {
 /// `White wins`, `draw`.
 pub fn result_text(program: &Program, result: GameResult) -> String {
     match result {
-        GameResult::Win(p) => format!("{} wins", player_name(program, p)),
+        GameResult::Win(p) => format!("{} wins", program.player_name(p)),
         GameResult::Draw => "draw".to_string(),
     }
 }
@@ -314,7 +305,7 @@ fn failing_part(legal: &[(Move, String)], text: &str) -> Option<String> {
 /// start like `text` (e.g. the take-backs a placement must name).
 pub fn legal_hint(engine: &Engine<'_>, legal: &[(Move, String)], text: &str) -> String {
     const SHOWN: usize = 8;
-    let mover = player_name(engine.program(), engine.state.mover);
+    let mover = engine.program().player_name(engine.state.mover);
     let starting: Vec<&str> = legal
         .iter()
         .map(|(_, t)| t.as_str())
