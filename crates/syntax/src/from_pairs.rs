@@ -921,6 +921,27 @@ fn primary(pair: Pair<'_, Rule>) -> Result<(Expr, usize)> {
             let args = args.into_iter().map(|(e, _)| e).collect();
             (ExprKind::Call { func, args }, deeper(depth, sp)?)
         }
+        Rule::if_expr => {
+            let parts = meaningful(pair.into_inner())
+                .filter(|p| p.as_rule() == Rule::expr)
+                .map(expr_depth)
+                .collect::<Result<Vec<_>>>()?;
+            let depth = parts.iter().map(|(_, d)| *d).max().unwrap_or(0);
+            let mut parts = parts.into_iter().map(|(e, _)| Box::new(e));
+            let (Some(cond), Some(then), Some(otherwise)) =
+                (parts.next(), parts.next(), parts.next())
+            else {
+                return Err(internal(sp, Rule::if_expr));
+            };
+            (
+                ExprKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                },
+                deeper(depth, sp)?,
+            )
+        }
         Rule::cell_set => {
             let items = meaningful(pair.into_inner())
                 .map(expr_depth)
@@ -997,7 +1018,8 @@ pub(super) fn too_deep(source: &str) -> Option<SyntaxError> {
         let word = &bytes[i..word_end];
         // `if ... { } else if ... { } else if ...`: each `else` nests the next `if` inside.
         if let Some(chain) = scan.chains.last_mut() {
-            if after_block && word == b"else" {
+            // `if c then a else if ...`: each `then` is an `if` expression, which may nest.
+            if (after_block && word == b"else") || word == b"then" {
                 *chain += 1;
             } else if after_block {
                 *chain = 0;
@@ -1368,7 +1390,9 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::ident => "a name",
         Rule::number | Rule::signed_int | Rule::fraction | Rule::signed_fraction => "a number",
         Rule::string | Rule::template => "a string",
-        Rule::expr | Rule::primary | Rule::call | Rule::paren | Rule::cell_set => "an expression",
+        Rule::expr | Rule::primary | Rule::call | Rule::paren | Rule::cell_set | Rule::if_expr => {
+            "an expression"
+        }
         Rule::vector => "a vector such as `(0, 1)`",
         Rule::define_params => "parameters such as `(c)`",
         Rule::rel_item | Rule::rel_member => "a vector or a direction name",
