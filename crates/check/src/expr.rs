@@ -370,16 +370,23 @@ impl Checker<'_> {
                 otherwise,
             } => {
                 self.expect(cond, Ty::Bool, cx);
+                let mut number = true;
                 for branch in [then, otherwise] {
                     let t = self.infer(branch, cx);
                     if !t.fits(Ty::Int) {
+                        number = false;
                         self.report(TypeError::IfNotNumber {
                             found: self.describe_expr(branch, t),
                             span: branch.span,
                         });
                     }
                 }
-                Ty::Int
+                // A branch already reported: what the `if` stands in adds no second report.
+                if number {
+                    Ty::Int
+                } else {
+                    Ty::Error
+                }
             }
         }
     }

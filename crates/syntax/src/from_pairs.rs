@@ -1358,6 +1358,7 @@ fn describe(rules: &[Rule]) -> String {
             "`(`",
             "`not`",
             "`-`",
+            "`if`",
             "a keyword",
         ];
         names.retain(|n| !starters.contains(&n.as_str()));
