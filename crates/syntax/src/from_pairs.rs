@@ -1600,4 +1600,58 @@ mod tests {
         let body = "turn {\n    zebra c in empty\n}\n";
         assert!(matches!(error(body), SyntaxError::Unexpected { .. }));
     }
+
+    /// The `if` expression of a one-statement turn `n = <expr>`.
+    fn assigned(expr: &str) -> super::Expr {
+        use super::super::ast::{ItemKind, StmtKind};
+        let source = format!("{HEAD}counter n = 0\nturn {{\n    n = {expr}\n}}\n");
+        let file = parse_file(&source).unwrap_or_else(|e| panic!("{expr}: {e:?}"));
+        let turn = file.items.iter().find_map(|i| match &i.kind {
+            ItemKind::Turn(block) => Some(block),
+            _ => None,
+        });
+        match turn.and_then(|b| b.stmts.first()).map(|s| &s.kind) {
+            Some(StmtKind::Assign { value, .. }) => value.clone(),
+            other => panic!("{expr}: {other:?}"),
+        }
+    }
+
+    /// `else` reaches as far as an expression can, and `else if` chains nest in the `else`.
+    #[test]
+    fn an_if_expression_takes_the_longest_else() {
+        use super::super::ast::{BinaryOp, ExprKind};
+        let e = assigned("if n > 0 then 1 else 2 + 3");
+        let ExprKind::If { otherwise, .. } = &e.kind else {
+            panic!("{e:?}")
+        };
+        assert!(matches!(
+            otherwise.kind,
+            ExprKind::Binary {
+                op: BinaryOp::Add,
+                ..
+            }
+        ));
+        let e = assigned("(if n > 0 then 1 else 2) + 3");
+        assert!(matches!(
+            e.kind,
+            ExprKind::Binary {
+                op: BinaryOp::Add,
+                ..
+            }
+        ));
+        let e = assigned("if n > 0 then 1 else if n < 0 then -1 else 0");
+        let ExprKind::If { otherwise, .. } = &e.kind else {
+            panic!("{e:?}")
+        };
+        assert!(matches!(otherwise.kind, ExprKind::If { .. }));
+    }
+
+    /// A chain of `if` expressions counts towards the nesting limit, as brackets do, so the
+    /// parser never recurses past it.
+    #[test]
+    fn a_long_chain_of_if_expressions_is_too_deep() {
+        let chain = "if n > 0 then 1 else ".repeat(super::MAX_DEPTH + 1);
+        let body = format!("counter n = 0\nturn {{\n    n = {chain}0\n}}\n");
+        assert!(matches!(error(&body), SyntaxError::TooDeep { .. }));
+    }
 }
