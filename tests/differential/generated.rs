@@ -23,14 +23,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0x5669d569cf9878ce,
+        fingerprint: 0x457a6c6c04f53aa3,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 2 (style=plain)",
-        fingerprint: 0x9c8df67f7c7b4f85,
+        fingerprint: 0x3a713aecd59c69ec,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -40,7 +40,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 2 (style=fancy)",
-        fingerprint: 0x1a74c98e293fc75d,
+        fingerprint: 0xa0b5ccd31b6d17fe,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -107,7 +107,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0x0b3a97bc524edb09,
+        fingerprint: 0x2bcf9d3cfd526106,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -127,7 +127,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0xfccf2caebc688871,
+        fingerprint: 0xfb437dfe964193e7,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -184,7 +184,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0x8eccbad454214300,
+        fingerprint: 0x4bb6e2d207fc1edd,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -231,7 +231,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0x0fbce590f5a2b47a,
+        fingerprint: 0x36259af5305274a3,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
@@ -295,7 +295,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0xb484e274bc4aa8b0,
+        fingerprint: 0x9ef540508fd4af65,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -305,7 +305,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0x48694261b7e63d9f,
+        fingerprint: 0x644c9e932f137166,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -315,7 +315,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=short)",
-        fingerprint: 0x9d0550ec53098f3f,
+        fingerprint: 0x6a17f93d8ca46550,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -325,7 +325,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=long)",
-        fingerprint: 0x9572eae487a6eabf,
+        fingerprint: 0x00ad5c2290545bae,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -375,7 +375,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0x6448dfd41d87f5bc,
+        fingerprint: 0x032baea8d150eb41,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -385,7 +385,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0x575d0ee3ff6354a8,
+        fingerprint: 0x4a0af7b9348e50b3,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -395,7 +395,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0xd284424e6825ecc9,
+        fingerprint: 0x4611884213040c7b,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -405,7 +405,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0x3692d38c6ba51aad,
+        fingerprint: 0x179160c60cf08348,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -435,7 +435,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0x6f7e7af27bbbde72,
+        fingerprint: 0xb463107ba8657f9c,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {

@@ -9,6 +9,7 @@ use super::model::Ty;
 /// A built-in function, as the checker resolved a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Func {
+    Abs,
     All,
     Any,
     Between,
@@ -22,6 +23,8 @@ pub enum Func {
     Index,
     Left,
     Letter,
+    Max,
+    Min,
     None,
     One,
     Owner,
@@ -31,6 +34,7 @@ pub enum Func {
     Right,
     Run,
     Step,
+    Sum,
     Unplayed,
     Waiting,
     Won,
@@ -71,6 +75,8 @@ pub enum Rule {
     Stocks,
     /// Allowed where the board is built (a constant there).
     BoardConstant,
+    /// The first argument names a per-cell counter.
+    Layer,
 }
 
 /// One built-in. A value has no arguments; its `result` is its type.
@@ -158,6 +164,9 @@ use Ty::{Bool, Cell, Cells, Dir, Int, Pattern, Piece, Player, Relation, Shapes, 
 /// Every built-in, functions then values, each alphabetically.
 #[rustfmt::skip]
 pub const TABLE: &[Spec] = &[
+    Spec::func("abs", Func::Abs, &[Int], Int,
+        "abs(int) -> int",
+        "the number without its sign"),
     Spec::func("all", Func::All, &[Relation, Cells], Cells,
         "all(relation, cells) -> cells",
         "the cells all of whose neighbours along the relation are in the set"),
@@ -199,6 +208,12 @@ pub const TABLE: &[Spec] = &[
         "letter(int) -> text",
         "the letter for a number, in templates")
         .rule(Rule::BoardConstant),
+    Spec::func("max", Func::Max, &[Int, Int], Int,
+        "max(int, int) -> int",
+        "the larger of two numbers"),
+    Spec::func("min", Func::Min, &[Int, Int], Int,
+        "min(int, int) -> int",
+        "the smaller of two numbers"),
     Spec::func("none", Func::None, &[Relation, Cells], Cells,
         "none(relation, cells) -> cells",
         "the cells none of whose neighbours along the relation are in the set"),
@@ -231,6 +246,10 @@ pub const TABLE: &[Spec] = &[
         "step(relation, cells) -> cells",
         "the cells one step along the relation from the set")
         .rule(Rule::RelationOrDir),
+    Spec::func("sum", Func::Sum, &[Int, Cells], Int,
+        "sum(counter, cells) -> int",
+        "a per-cell counter's values added up over the cells of the set")
+        .rule(Rule::Layer),
     Spec::func("unplayed", Func::Unplayed, &[Player], Shapes,
         "unplayed(player) -> shapes",
         "the shapes of which the player still has copies")

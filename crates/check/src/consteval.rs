@@ -122,6 +122,11 @@ impl ConstEnv {
                 }
             },
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span),
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => self.eval(if self.bool(cond)? { then } else { otherwise }),
             _ => Err(ConstError::NotConstant(e.span)),
         }
     }

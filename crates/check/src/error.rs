@@ -180,6 +180,17 @@ pub enum TypeError {
         span: Span,
     },
 
+    #[error("an `if` expression gives a number, but this branch is {found}")]
+    #[diagnostic(
+        code(E0205),
+        help("both branches of `if ... then ... else ...` must be integers")
+    )]
+    IfNotNumber {
+        found: String,
+        #[label("this is {found}")]
+        span: Span,
+    },
+
     #[error("`{func}` takes {expected} but {supplied} supplied")]
     #[diagnostic(code(E0202), help("the signature is `{signature}`"))]
     Arity {

@@ -364,6 +364,30 @@ impl Checker<'_> {
                 Ty::Error
             }
             ExprKind::Index { base, index } => self.index(base, index, cx),
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.expect(cond, Ty::Bool, cx);
+                let mut number = true;
+                for branch in [then, otherwise] {
+                    let t = self.infer(branch, cx);
+                    if !t.fits(Ty::Int) {
+                        number = false;
+                        self.report(TypeError::IfNotNumber {
+                            found: self.describe_expr(branch, t),
+                            span: branch.span,
+                        });
+                    }
+                }
+                // A branch already reported: what the `if` stands in adds no second report.
+                if number {
+                    Ty::Int
+                } else {
+                    Ty::Error
+                }
+            }
         }
     }
 
@@ -880,6 +904,7 @@ impl Checker<'_> {
         match f.rule {
             Rule::Axis if i == 1 => self.axis_arg(a, cx),
             Rule::Track if i == 0 => self.track_arg(a, cx),
+            Rule::Layer if i == 0 => self.layer_arg(a, cx),
             // A direction value stands for the relation of its one vector here.
             Rule::RelationOrDir if i == 0 => {
                 let t = self.infer_wanted(a, Want::Ty(Ty::Relation), cx);
@@ -891,6 +916,7 @@ impl Checker<'_> {
             | Rule::RelationOrDir
             | Rule::Axis
             | Rule::Track
+            | Rule::Layer
             | Rule::Stocks
             | Rule::BoardConstant => {
                 self.expect(a, want, cx);
@@ -927,6 +953,23 @@ impl Checker<'_> {
                     found: self.describe_expr(a, found),
                     span: a.span,
                     help: None,
+                });
+            }
+        }
+    }
+
+    /// `sum(counter, S)` adds up a per-cell counter.
+    fn layer_arg(&mut self, a: &Expr, cx: Cx) {
+        let help = "`sum` adds up a counter declared `per cell` over a set of cells";
+        match &a.kind {
+            ExprKind::Name(id) => self.expect_kind(id, Sym::Layer, Some(help.into())),
+            _ => {
+                let found = self.infer_quiet(a, cx);
+                self.report(TypeError::Mismatch {
+                    expected: "a per-cell counter".into(),
+                    found: self.describe_expr(a, found),
+                    span: a.span,
+                    help: Some(help.into()),
                 });
             }
         }

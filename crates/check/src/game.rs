@@ -39,6 +39,15 @@ fn names_in<'e>(e: &'e Expr, out: &mut Vec<&'e Ident>) {
             names_in(base, out);
             names_in(index, out);
         }
+        ExprKind::If {
+            cond,
+            then,
+            otherwise,
+        } => {
+            names_in(cond, out);
+            names_in(then, out);
+            names_in(otherwise, out);
+        }
     }
 }
 

@@ -279,6 +279,7 @@ fn key(e: &Expr) -> (u32, u32, u8) {
         ExprKind::Field { .. } => 6,
         ExprKind::Index { .. } => 7,
         ExprKind::Decimal(_) => 8,
+        ExprKind::If { .. } => 9,
     };
     (e.span.start, e.span.end, kind)
 }

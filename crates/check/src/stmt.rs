@@ -719,6 +719,15 @@ fn owner_uses(
                 stack.push(index);
                 stack.push(base);
             }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                stack.push(otherwise);
+                stack.push(then);
+                stack.push(cond);
+            }
             ExprKind::Int(_) | ExprKind::Decimal(_) | ExprKind::Name(_) => {}
         }
     }

@@ -114,6 +114,15 @@ impl<'a> Defines<'a> {
                 base: deeper(base)?,
                 index: deeper(index)?,
             },
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => ExprKind::If {
+                cond: deeper(cond)?,
+                then: deeper(then)?,
+                otherwise: deeper(otherwise)?,
+            },
         };
         Some(Expr { kind, span: e.span })
     }

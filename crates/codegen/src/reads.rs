@@ -615,6 +615,7 @@ impl Emitter<'_> {
             IntExpr::Counter(_) => Reads::COUNTERS,
             IntExpr::PlayerCounter { player, .. } => player_reads(*player) | Reads::COUNTERS,
             IntExpr::Count(s) => self.set_reads(*s),
+            IntExpr::CellSum { of, .. } => self.set_reads(*of) | Reads::COUNTERS,
             IntExpr::CellCounter { .. } | IntExpr::Points(_) | IntExpr::Won(_) => Reads::COUNTERS,
             IntExpr::Repetitions => Reads::BOARD | Reads::COUNTERS | Reads::HASH,
             IntExpr::DirIndex { dir, .. } => self.dir_reads(Some(dir)),

@@ -415,6 +415,11 @@ impl Emitter<'_> {
                 let c = cell(*c, &cand);
                 quote!(pos.counters[#base + usize::from(#c)])
             }
+            IntExpr::CellSum { base, of } => {
+                let base = Literal::usize_suffixed(usize::from(*base));
+                let s = s_call(*of, &quote!(ALL));
+                quote!(ops::cell_sum(&pos.counters, #base, &#s))
+            }
             IntExpr::Points(pl) => {
                 // No player (the owner of an empty cell) has no points.
                 let guard = if let PlayerRef::Owner(_) = pl {

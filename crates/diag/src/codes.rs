@@ -41,6 +41,7 @@ codes! {
     "E0202" => "wrong number of arguments",
     "E0203" => "vector length does not match the axes",
     "E0204" => "counter indexed wrongly",
+    "E0205" => "`if` expression that is not a number",
     "E0301" => "option default outside its type",
     "E0302" => "empty option range or repeated option word",
     "E0303" => "unknown option",

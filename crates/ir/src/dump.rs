@@ -694,6 +694,8 @@ fn int_op(op: IntOp) -> &'static str {
         IntOp::Mul => "Mul",
         IntOp::Div => "Div",
         IntOp::Rem => "Rem",
+        IntOp::Max => "Max",
+        IntOp::Min => "Min",
     }
 }
 
@@ -726,6 +728,7 @@ fn int_expr(x: &IntExpr) -> String {
             otherwise,
         } => format!("Cond {{ cond: {cond}, then: {then}, otherwise: {otherwise} }}"),
         IntExpr::Count(s) => format!("Count({s})"),
+        IntExpr::CellSum { base, of } => format!("CellSum {{ base: {base}, of: {of} }}"),
         IntExpr::Neg(i) => format!("Neg({i})"),
         IntExpr::Bin { op, lhs, rhs } => {
             format!("Bin {{ op: {}, lhs: {lhs}, rhs: {rhs} }}", int_op(*op))

@@ -845,6 +845,12 @@ pub enum IntExpr {
         otherwise: IntId,
     },
     Count(SetId),
+    /// `sum(counter, S)`: the per-cell counter whose slot for cell 0 is `base`, added up over
+    /// the cells of the set (wrapping, as `+` does).
+    CellSum {
+        base: u16,
+        of: SetId,
+    },
     Neg(IntId),
     Bin {
         op: IntOp,
@@ -860,6 +866,10 @@ pub enum IntOp {
     Mul,
     Div,
     Rem,
+    /// The larger operand (`max(a, b)`).
+    Max,
+    /// The smaller operand (`min(a, b)`).
+    Min,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1667,6 +1667,16 @@ impl<'t> Parser<'t> {
                 c.expect("(")?;
                 IntExpr::Count(self.num_ref(c, "a set", Kind::Set)?)
             }
+            "CellSum" => {
+                c.expect("{")?;
+                close = "}";
+                c.expect("base:")?;
+                let base = self.num_ref(c, "a counter slot", Kind::Slot)?;
+                c.expect(",")?;
+                c.expect("of:")?;
+                let of = self.num_ref(c, "a set", Kind::Set)?;
+                IntExpr::CellSum { base, of }
+            }
             "Neg" => {
                 c.expect("(")?;
                 IntExpr::Neg(self.num_ref(c, "an integer", Kind::Int)?)
@@ -1681,9 +1691,12 @@ impl<'t> Parser<'t> {
                     "Mul" => IntOp::Mul,
                     "Div" => IntOp::Div,
                     "Rem" => IntOp::Rem,
+                    "Max" => IntOp::Max,
+                    "Min" => IntOp::Min,
                     other => {
                         return Err(c.error(format!(
-                            "expected `Add`, `Sub`, `Mul`, `Div` or `Rem`, found `{other}`"
+                            "expected `Add`, `Sub`, `Mul`, `Div`, `Rem`, `Max` or `Min`, \
+                             found `{other}`"
                         )))
                     }
                 };
@@ -2584,9 +2597,18 @@ end
                 otherwise: 2,
             },
             IntExpr::Count(3),
+            IntExpr::CellSum { base: 3, of: 2 },
             IntExpr::Neg(4),
         ];
-        for op in [IntOp::Add, IntOp::Sub, IntOp::Mul, IntOp::Div, IntOp::Rem] {
+        for op in [
+            IntOp::Add,
+            IntOp::Sub,
+            IntOp::Mul,
+            IntOp::Div,
+            IntOp::Rem,
+            IntOp::Max,
+            IntOp::Min,
+        ] {
             ints.push(IntExpr::Bin { op, lhs: 0, rhs: 1 });
         }
         ints

@@ -299,6 +299,7 @@ fn is_fixed_int(p: &Program, id: u16, var: u8) -> bool {
         IntExpr::Counter(_)
         | IntExpr::PlayerCounter { .. }
         | IntExpr::Count(_)
+        | IntExpr::CellSum { .. }
         | IntExpr::CellCounter { .. }
         | IntExpr::Points(_)
         | IntExpr::DirIndex { .. }

@@ -99,7 +99,7 @@ impl IntExpr {
                 f(Operand::Int(*then));
                 f(Operand::Int(*otherwise));
             }
-            IntExpr::Count(s) => f(Operand::Set(*s)),
+            IntExpr::Count(s) | IntExpr::CellSum { of: s, .. } => f(Operand::Set(*s)),
             IntExpr::Neg(x) => f(Operand::Int(*x)),
             IntExpr::Bin { lhs, rhs, .. } => {
                 f(Operand::Int(*lhs));
@@ -484,6 +484,7 @@ mod tests {
                 vec![Bool(1), Int(2), Int(3)],
             ),
             (IntExpr::Count(4), vec![Set(4)]),
+            (IntExpr::CellSum { base: 0, of: 4 }, vec![Set(4)]),
             (IntExpr::Neg(5), vec![Int(5)]),
             (
                 IntExpr::Bin {
@@ -494,7 +495,7 @@ mod tests {
                 vec![Int(1), Int(2)],
             ),
         ];
-        check(&ints, 14, |x, f| x.for_each_operand(f));
+        check(&ints, 15, |x, f| x.for_each_operand(f));
         let bools = vec![
             (BoolExpr::Const(true), vec![]),
             (BoolExpr::Not(1), vec![Bool(1)]),

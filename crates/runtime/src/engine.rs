@@ -2007,6 +2007,10 @@ impl<'p> Engine<'p> {
             IntExpr::CellCounter { base, cell } => {
                 self.state.counters[usize::from(*base) + self.cell(*cell, vars, candidate)]
             }
+            IntExpr::CellSum { base, of } => {
+                let set = self.eval_set::<W>(*of, vars, self.all::<W>(), candidate);
+                ops::cell_sum(&self.state.counters, usize::from(*base), &set)
+            }
             IntExpr::Points(player) => {
                 let who = usize::from(self.player(*player, vars, candidate));
                 if who > 1 {

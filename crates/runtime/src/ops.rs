@@ -95,3 +95,31 @@ pub fn rests_on<const W: usize>(
 pub fn part_top(part: &PlacedCell, layer: usize, z: i32) -> (usize, i32) {
     (layer + usize::from(part.cell), z + i32::from(part.top))
 }
+
+/// `sum(counter, S)`: the per-cell counter whose slot for cell 0 is `counters[base]`, added up
+/// over the cells of `s`, wrapping as `+` does.
+#[inline]
+#[must_use]
+pub fn cell_sum<const W: usize>(counters: &[i32], base: usize, s: &CellBits<W>) -> i32 {
+    s.iter().fold(0, |total, c| {
+        total.wrapping_add(counters.get(base + c).copied().unwrap_or(0))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell_sum;
+    use rulestone_ir::CellBits;
+
+    /// The counter is added up over the set's cells only, and wraps rather than panicking.
+    #[test]
+    fn cell_sum_adds_the_set_cells() {
+        let counters = [9, 1, 2, 3, 4];
+        let set: CellBits<1> = [0, 2, 3].into_iter().collect();
+        assert_eq!(cell_sum(&counters, 1, &set), 1 + 3 + 4);
+        assert_eq!(cell_sum(&counters, 1, &CellBits::<1>::default()), 0);
+        let big = [i32::MAX, 1];
+        let both: CellBits<1> = [0, 1].into_iter().collect();
+        assert_eq!(cell_sum(&big, 0, &both), i32::MIN);
+    }
+}

@@ -467,6 +467,15 @@ impl Expr {
                 base: sub(base),
                 index: sub(index),
             },
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => ExprKind::If {
+                cond: sub(cond),
+                then: sub(then),
+                otherwise: sub(otherwise),
+            },
         };
         Expr {
             kind,
@@ -502,6 +511,12 @@ pub enum ExprKind {
     Index {
         base: Box<Expr>,
         index: Box<Expr>,
+    },
+    /// `if cond then then else otherwise`: a number chosen by a condition.
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
     },
 }
 

@@ -922,6 +922,27 @@ fn primary(pair: Pair<'_, Rule>) -> Result<(Expr, usize)> {
             let args = args.into_iter().map(|(e, _)| e).collect();
             (ExprKind::Call { func, args }, deeper(depth, sp)?)
         }
+        Rule::if_expr => {
+            let parts = meaningful(pair.into_inner())
+                .filter(|p| p.as_rule() == Rule::expr)
+                .map(expr_depth)
+                .collect::<Result<Vec<_>>>()?;
+            let depth = parts.iter().map(|(_, d)| *d).max().unwrap_or(0);
+            let mut parts = parts.into_iter().map(|(e, _)| Box::new(e));
+            let (Some(cond), Some(then), Some(otherwise)) =
+                (parts.next(), parts.next(), parts.next())
+            else {
+                return Err(internal(sp, Rule::if_expr));
+            };
+            (
+                ExprKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                },
+                deeper(depth, sp)?,
+            )
+        }
         Rule::cell_set => {
             let items = meaningful(pair.into_inner())
                 .map(expr_depth)
@@ -998,7 +1019,8 @@ pub(super) fn too_deep(source: &str) -> Option<SyntaxError> {
         let word = &bytes[i..word_end];
         // `if ... { } else if ... { } else if ...`: each `else` nests the next `if` inside.
         if let Some(chain) = scan.chains.last_mut() {
-            if after_block && word == b"else" {
+            // `if c then a else if ...`: each `then` is an `if` expression, which may nest.
+            if (after_block && word == b"else") || word == b"then" {
                 *chain += 1;
             } else if after_block {
                 *chain = 0;
@@ -1401,6 +1423,7 @@ fn describe(rules: &[Rule]) -> String {
             "`(`",
             "`not`",
             "`-`",
+            "`if`",
             "a keyword",
         ];
         names.retain(|n| !starters.contains(&n.as_str()));
@@ -1433,7 +1456,9 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::ident => "a name",
         Rule::number | Rule::signed_int | Rule::fraction | Rule::signed_fraction => "a number",
         Rule::string | Rule::template => "a string",
-        Rule::expr | Rule::primary | Rule::call | Rule::paren | Rule::cell_set => "an expression",
+        Rule::expr | Rule::primary | Rule::call | Rule::paren | Rule::cell_set | Rule::if_expr => {
+            "an expression"
+        }
         Rule::vector => "a vector such as `(0, 1)`",
         Rule::define_params => "parameters such as `(c)`",
         Rule::rel_item | Rule::rel_member => "a vector or a direction name",
@@ -1639,5 +1664,59 @@ mod tests {
     fn a_name_far_from_every_keyword_is_not_taken_for_one() {
         let body = "turn {\n    zebra c in empty\n}\n";
         assert!(matches!(error(body), SyntaxError::Unexpected { .. }));
+    }
+
+    /// The `if` expression of a one-statement turn `n = <expr>`.
+    fn assigned(expr: &str) -> super::Expr {
+        use super::super::ast::{ItemKind, StmtKind};
+        let source = format!("{HEAD}counter n = 0\nturn {{\n    n = {expr}\n}}\n");
+        let file = parse_file(&source).unwrap_or_else(|e| panic!("{expr}: {e:?}"));
+        let turn = file.items.iter().find_map(|i| match &i.kind {
+            ItemKind::Turn(block) => Some(block),
+            _ => None,
+        });
+        match turn.and_then(|b| b.stmts.first()).map(|s| &s.kind) {
+            Some(StmtKind::Assign { value, .. }) => value.clone(),
+            other => panic!("{expr}: {other:?}"),
+        }
+    }
+
+    /// `else` reaches as far as an expression can, and `else if` chains nest in the `else`.
+    #[test]
+    fn an_if_expression_takes_the_longest_else() {
+        use super::super::ast::{BinaryOp, ExprKind};
+        let e = assigned("if n > 0 then 1 else 2 + 3");
+        let ExprKind::If { otherwise, .. } = &e.kind else {
+            panic!("{e:?}")
+        };
+        assert!(matches!(
+            otherwise.kind,
+            ExprKind::Binary {
+                op: BinaryOp::Add,
+                ..
+            }
+        ));
+        let e = assigned("(if n > 0 then 1 else 2) + 3");
+        assert!(matches!(
+            e.kind,
+            ExprKind::Binary {
+                op: BinaryOp::Add,
+                ..
+            }
+        ));
+        let e = assigned("if n > 0 then 1 else if n < 0 then -1 else 0");
+        let ExprKind::If { otherwise, .. } = &e.kind else {
+            panic!("{e:?}")
+        };
+        assert!(matches!(otherwise.kind, ExprKind::If { .. }));
+    }
+
+    /// A chain of `if` expressions counts towards the nesting limit, as brackets do, so the
+    /// parser never recurses past it.
+    #[test]
+    fn a_long_chain_of_if_expressions_is_too_deep() {
+        let chain = "if n > 0 then 1 else ".repeat(super::MAX_DEPTH + 1);
+        let body = format!("counter n = 0\nturn {{\n    n = {chain}0\n}}\n");
+        assert!(matches!(error(&body), SyntaxError::TooDeep { .. }));
     }
 }

@@ -58,7 +58,8 @@ fn int_only(program: &Program, i: IntId) -> bool {
         | IntExpr::Repetitions
         | IntExpr::CellId(_)
         | IntExpr::Cond { .. }
-        | IntExpr::Count(_) => false,
+        | IntExpr::Count(_)
+        | IntExpr::CellSum { .. } => false,
     }
 }
 
@@ -100,7 +101,8 @@ fn eval_int(program: &Program, i: IntId, cand: usize) -> Option<i32> {
         | IntExpr::Repetitions
         | IntExpr::CellId(_)
         | IntExpr::Cond { .. }
-        | IntExpr::Count(_) => return None,
+        | IntExpr::Count(_)
+        | IntExpr::CellSum { .. } => return None,
     })
 }
 

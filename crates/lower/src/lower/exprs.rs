@@ -341,6 +341,15 @@ impl<'a> Lowerer<'a> {
                 op: UnaryOp::Neg,
                 operand,
             } => IntExpr::Neg(self.int(operand)?),
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => IntExpr::Cond {
+                cond: self.bool(cond)?,
+                then: self.int(then)?,
+                otherwise: self.int(otherwise)?,
+            },
             ExprKind::Binary { op, lhs, rhs } => {
                 let Some(op) = rulestone_check::operators::int_op(*op) else {
                     return err("expected a number");
@@ -488,6 +497,34 @@ impl Lowerer<'_> {
                 })
             }
             Func::Count => Lowered::Int(IntExpr::Count(self.set(a(0)?)?)),
+            Func::Sum => {
+                let Some(Sym::Layer(base)) = self.sym(a(0)?) else {
+                    return err("`sum` expects a per-cell counter");
+                };
+                Lowered::Int(IntExpr::CellSum {
+                    base,
+                    of: self.set(a(1)?)?,
+                })
+            }
+            Func::Max | Func::Min => Lowered::Int(IntExpr::Bin {
+                op: if func == Func::Max {
+                    IntOp::Max
+                } else {
+                    IntOp::Min
+                },
+                lhs: self.int(a(0)?)?,
+                rhs: self.int(a(1)?)?,
+            }),
+            // `abs(a)` is `max(a, -a)`: negation and `max` already mean what `abs` should.
+            Func::Abs => {
+                let x = self.int(a(0)?)?;
+                let neg = self.prog.push_int(IntExpr::Neg(x));
+                Lowered::Int(IntExpr::Bin {
+                    op: IntOp::Max,
+                    lhs: x,
+                    rhs: neg,
+                })
+            }
             Func::Points => Lowered::Int(IntExpr::Points(self.player(a(0)?)?)),
             Func::Won => Lowered::Int(IntExpr::Won(self.player(a(0)?)?)),
             Func::Waiting => Lowered::Int(self.waiting(args)?),
