@@ -66,9 +66,9 @@ fn counters_read(program: &Program, cond: BoolId) -> Option<HashSet<&str>> {
 fn int_reads(e: &IntExpr) -> Option<Option<u16>> {
     match e {
         IntExpr::Counter(slot) => Some(Some(*slot)),
-        IntExpr::PlayerCounter { base, .. } | IntExpr::CellCounter { base, .. } => {
-            Some(Some(*base))
-        }
+        IntExpr::PlayerCounter { base, .. }
+        | IntExpr::CellCounter { base, .. }
+        | IntExpr::CellSum { base, .. } => Some(Some(*base)),
         IntExpr::Const(_)
         | IntExpr::Axis { .. }
         | IntExpr::DirIndex { .. }
