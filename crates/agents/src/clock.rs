@@ -3,7 +3,7 @@
 //!
 //! A CPU budget is what makes a timed agent repeatable: on a busy machine a wall-clock
 //! budget buys fewer iterations, a CPU budget about the same number. Reading the thread's
-//! CPU clock is a system call, so it is read every [`CPU_EVERY`] looks, not at each.
+//! CPU clock is a system call, so it is read every 16th look, not at each.
 
 use std::time::{Duration, Instant};
 
