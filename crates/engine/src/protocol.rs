@@ -408,7 +408,7 @@ impl Session<'_> {
         let to_move = self.position.to_move();
         json!({
             "to_move": to_move,
-            "player": self.position.game().player_name(to_move),
+            "player": self.position.game().program.player_name(to_move),
             "over": outcome.is_some(),
             "result": self.position.result_text(),
             "winner": winner(outcome),

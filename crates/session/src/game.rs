@@ -99,12 +99,6 @@ impl Game {
     pub fn actions(&self) -> Result<ActionSpace, ActionSpaceError> {
         self.actions
     }
-
-    /// A player's name.
-    #[must_use]
-    pub fn player_name(&self, player: u8) -> String {
-        self.program.player_name(player)
-    }
 }
 
 /// The errors among `diags`, rendered.
