@@ -377,10 +377,65 @@ fn runaway_while_stops_at_its_limit() {
 
 /// The turn programs that explore too many paths for one position: `check` passes them (it
 /// cannot count paths in general), and generating their first position runs out of steps.
-const WIDE_LOOPS: [&str; 2] = [
+const WIDE_LOOPS: [&str; 3] = [
     "tests/ui/runtime/E1008-wide-while.game",
     "tests/ui/runtime/E1008-wide-repeat.game",
+    "tests/ui/runtime/E1008-nested-rounds.game",
 ];
+
+/// The runaway fixtures' generated code, for the compiled backend's side of the step limit.
+#[rustfmt::skip]
+#[path = "compiled/runaway.rs"]
+mod runaway;
+
+/// Where the runaway fixtures' code is generated, and the command that regenerates it.
+const RUNAWAY_GENERATED: &str = "tests/compiled/runaway.rs";
+const RUNAWAY_REGENERATE: &str =
+    "cargo run --release -- compile tests/ui/runtime/*.game --module tests/compiled/runaway.rs";
+
+fn runaway_units() -> Vec<(String, rulestone::ir::Program)> {
+    // In the order the regenerating command's glob lists them.
+    let mut paths: Vec<_> = WIDE_LOOPS.iter().map(|p| common::root().join(p)).collect();
+    paths.sort();
+    common::variants(&paths)
+}
+
+#[test]
+fn runaway_generated_code_is_current() {
+    common::assert_generated_current(RUNAWAY_GENERATED, &runaway_units(), RUNAWAY_REGENERATE);
+}
+
+/// Compiled code counts the same steps: loop rounds that choose nothing as well as choices,
+/// so each runaway fixture exhausts the compiled engine too. A round is a call there, so a
+/// path's rounds are bounded as well ([`rulestone::ir::MAX_PATH_ROUNDS`]), which the nested
+/// `while`s meet first. On a thread with the command line's stack, since unoptimised code
+/// takes more per call.
+#[test]
+fn wide_loops_stop_compiled_code_at_the_step_limit() {
+    use rulestone::runtime::{BackendKind, Compiled};
+    const COMPILED: Compiled = Compiled::new(&runaway::TURNS);
+    let units = runaway_units();
+    assert_eq!(units.len(), WIDE_LOOPS.len());
+    let run = move || {
+        for (label, program) in &units {
+            let mut engine = Engine::with_backend(program, COMPILED.backend_for(program));
+            assert_eq!(engine.backend(), BackendKind::Compiled, "{label}");
+            engine.set_step_limit(200_000);
+            let mut moves = Vec::new();
+            engine.legal_moves(&mut moves);
+            assert!(moves.is_empty() && engine.exhausted, "{label}");
+            let mut slow = Engine::new(program);
+            slow.set_step_limit(200_000);
+            slow.legal_moves(&mut moves);
+            assert!(moves.is_empty() && slow.exhausted, "{label}");
+        }
+    };
+    let worker = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(run)
+        .expect("a thread");
+    worker.join().expect("the compiled runs end");
+}
 
 /// A generation past the engine's step limit stops, lists nothing and exhausts the engine;
 /// from then on lists are empty at once, so counts, random games and searches end.
@@ -434,8 +489,8 @@ fn refusals_stop_at_the_step_limit() {
 /// E1008 and exit status 2 in bounded time, and prints no figures (`bench` its heading).
 #[test]
 fn wide_loops_end_commands_with_e1008() {
-    let [wide_while, wide_repeat] = WIDE_LOOPS;
-    let commands: [(&[&str], &str); 10] = [
+    let [wide_while, wide_repeat, nested_rounds] = WIDE_LOOPS;
+    let commands: [(&[&str], &str); 12] = [
         (&["moves"], wide_while),
         (&["moves", "--format", "json"], wide_while),
         (&["perft", "--depth", "3"], wide_while),
@@ -449,6 +504,8 @@ fn wide_loops_end_commands_with_e1008() {
         (&["play"], wide_repeat),
         (&["bench", "--seconds", "1"], wide_repeat),
         (&["info"], wide_repeat),
+        (&["moves"], nested_rounds),
+        (&["playout", "--games", "1"], nested_rounds),
     ];
     // Each run meets the limit once (ten million steps); they run side by side.
     let runs: Vec<(String, std::process::Child)> = commands

@@ -641,6 +641,7 @@ pub(crate) fn color_stderr() -> bool {
 pub(crate) fn steps_exceeded(path: &std::path::Path) -> Result<()> {
     let limit = crate::runtime::game::StepLimit {
         limit: crate::ir::MAX_STEPS,
+        rounds: crate::ir::MAX_PATH_ROUNDS,
     };
     report_steps(path, limit)
 }

@@ -971,8 +971,12 @@ mod p0 {
     }
     #[inline(always)]
     fn at14(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
         v[2] = v[2].wrapping_add(1);
         at10(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline]
     fn at15(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
@@ -12273,8 +12277,12 @@ mod p4 {
     }
     #[inline(always)]
     fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
         v[0] = v[0].wrapping_add(1);
         at3(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline]
     fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
@@ -12296,15 +12304,19 @@ mod p4 {
     }
     #[inline]
     fn at12(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
         if !b2(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
             return;
         }
-        if v[2] == 255 {
+        if v[2] == 255 || g.enter_round() {
             return;
         }
         v[2] += 1;
         at13(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
@@ -21468,8 +21480,12 @@ mod p12 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
         v[1] = v[1].wrapping_add(1);
         at8(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline(always)]
     fn at13<'p, H: Host<'p, P>>(
@@ -22885,8 +22901,12 @@ mod p13 {
     }
     #[inline(always)]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
         v[1] = v[1].wrapping_add(1);
         at5(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
@@ -28666,8 +28686,12 @@ mod p18 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
         v[7] = v[7].wrapping_add(1);
         at49(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline]
     fn at53<'p, H: Host<'p, P>>(
@@ -32909,8 +32933,12 @@ mod p19 {
     }
     #[inline(always)]
     fn at14(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
         v[0] = v[0].wrapping_add(1);
         at10(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline]
     fn at15(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
@@ -34314,15 +34342,19 @@ mod p20 {
     }
     #[inline]
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
         if !b0(e, &pos, &v, 0) {
             at10(e, v, &pos, m, g);
             return;
         }
-        if v[4] == 255 {
+        if v[4] == 255 || g.enter_round() {
             return;
         }
         v[4] += 1;
         at8(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
@@ -36934,15 +36966,19 @@ mod p22 {
     }
     #[inline]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
         if !b4(e, &pos, &v, 0) {
             at11(e, v, &pos, m, g);
             return;
         }
-        if v[2] == 255 {
+        if v[2] == 255 || g.enter_round() {
             return;
         }
         v[2] += 1;
         at9(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
@@ -37001,15 +37037,19 @@ mod p22 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
+        if g.out_of_steps() {
+            return;
+        }
         if !b5(e, &pos, &v, 0) {
             at18(e, v, &pos, m, g);
             return;
         }
-        if v[4] == 255 {
+        if v[4] == 255 || g.enter_round() {
             return;
         }
         v[4] += 1;
         at15(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(
@@ -39320,8 +39360,12 @@ mod p23 {
     }
     #[inline(always)]
     fn at67(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
         v[4] = v[4].wrapping_add(1);
         at62(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline]
     fn at68(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
@@ -59559,15 +59603,19 @@ mod p38 {
     }
     #[inline]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
         if !b0(e, &pos, &v, 0) {
             at12(e, v, &pos, m, g);
             return;
         }
-        if v[4] == 255 {
+        if v[4] == 255 || g.enter_round() {
             return;
         }
         v[4] += 1;
         at10(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(
@@ -63328,15 +63376,19 @@ mod p41 {
     }
     #[inline]
     fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
         if !b0(e, &pos, &v, 0) {
             at9(e, v, &pos, m, g);
             return;
         }
-        if v[2] == 255 {
+        if v[2] == 255 || g.enter_round() {
             return;
         }
         v[2] += 1;
         at6(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
@@ -63438,15 +63490,19 @@ mod p41 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
+        if g.out_of_steps() {
+            return;
+        }
         if !b1(e, &pos, &v, 0) {
             at21(e, v, &pos, m, g);
             return;
         }
-        if v[5] == 255 {
+        if v[5] == 255 || g.enter_round() {
             return;
         }
         v[5] += 1;
         at18(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline(always)]
     fn at18<'p, H: Host<'p, P>>(
@@ -63497,15 +63553,19 @@ mod p41 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
+        if g.out_of_steps() {
+            return;
+        }
         if !b2(e, &pos, &v, 0) {
             at27(e, v, &pos, m, g);
             return;
         }
-        if v[7] == 255 {
+        if v[7] == 255 || g.enter_round() {
             return;
         }
         v[7] += 1;
         at24(e, v, &pos, m, g);
+        g.leave_round();
     }
     #[inline(always)]
     fn at24<'p, H: Host<'p, P>>(

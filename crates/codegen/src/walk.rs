@@ -544,7 +544,15 @@ impl Emitter<'_> {
             }
             Op::RepeatNext { var, check } => {
                 let (var, go) = (lit(usize::from(*var)), self.at(*check as usize, &v));
-                quote!(v[#var] = v[#var].wrapping_add(1); #go;)
+                // A round is a step, and a call on the stack until its path ends.
+                quote! {
+                    if g.out_of_steps() || g.enter_round() {
+                        return;
+                    }
+                    v[#var] = v[#var].wrapping_add(1);
+                    #go;
+                    g.leave_round();
+                }
             }
             Op::DistinctStart { block } => {
                 let next = next();
@@ -571,7 +579,28 @@ impl Emitter<'_> {
                 quote!(if !e.rt_distinct_first(#block, pos.hash) { return; } #next;)
             }
             Op::Roll { slot, lo, count } => self.roll_body(pc, *slot, *lo, *count),
-            Op::SetVar { .. } | Op::SetDir { .. } | Op::WhileCheck { .. } => {
+            Op::WhileCheck { var, cond, exit } => {
+                // Each check is a step, as each choice is; each round a call on the stack until
+                // its path ends. (Replay follows a listed move, so it has neither.)
+                let (test, out, next) = (walk_bool(*cond), self.at(*exit as usize, &v), next());
+                let var = lit(usize::from(*var));
+                quote! {
+                    if g.out_of_steps() {
+                        return;
+                    }
+                    if !#test {
+                        #out;
+                        return;
+                    }
+                    if v[#var] == 255 || g.enter_round() {
+                        return;
+                    }
+                    v[#var] += 1;
+                    #next;
+                    g.leave_round();
+                }
+            }
+            Op::SetVar { .. } | Op::SetDir { .. } => {
                 self.variable_op(&code.ops[pc], &next, &|exit| self.at(exit, &v))
             }
             Op::Memo { block } => {

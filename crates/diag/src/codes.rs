@@ -103,6 +103,7 @@ codes! {
     "E1006" => "`while` that never ends",
     "E1007" => "a move needs too many decisions",
     "E1008" => "move generation took too many steps",
+    "E1009" => "nested loops past the step limit",
 }
 
 /// Codes that no valid input should reach (bugs in Rulestone): they have an explanation but no

@@ -75,6 +75,24 @@ pub enum BuildError {
         span: Option<Span>,
     },
 
+    #[error(
+        "these nested loops run at least {found} rounds wherever they are reached; listing one \
+         position's moves takes at most {max} steps"
+    )]
+    #[diagnostic(
+        code(E1009),
+        help(
+            "every round of a `repeat` is a step of move generation, and nested loops multiply \
+             their rounds; lower the `repeat`s' lower bounds or nest fewer of them"
+        )
+    )]
+    NestedRoundsTooMany {
+        found: u64,
+        max: u64,
+        #[label("the innermost loop")]
+        span: Option<Span>,
+    },
+
     #[error("a move of this turn may need {found} decisions; a move holds at most {max}")]
     #[diagnostic(
         code(E1007),
@@ -156,6 +174,7 @@ impl BuildError {
             | BuildError::TooManyPlaceVariables { span, .. }
             | BuildError::RepeatTooLong { span, .. }
             | BuildError::EndlessWhile { span, .. }
+            | BuildError::NestedRoundsTooMany { span, .. }
             | BuildError::TooManyDecisions { span, .. }
             | BuildError::TableTooLarge { span, .. }
             | BuildError::Internal { span, .. } => span,

@@ -40,11 +40,17 @@ pub const MAX_PLACED: usize = 2;
 /// to 23 decision bytes). `check` refuses a turn that could need more (E1007).
 pub const MAX_DECISIONS: usize = 23;
 
-/// The most steps (choices tried and moves completed) generating one position's moves may
-/// take, on either backend. A turn that chooses among many cells in many rounds could otherwise
-/// explore for ever; past this, generation stops and the command ends with E1008. `check`
-/// cannot find it in general: the work depends on the position.
+/// The most steps (choices tried, moves completed and loop rounds) generating one position's
+/// moves may take, on either backend. A turn that chooses among many cells in many rounds, or
+/// loops nested in loops, could otherwise run for ever; past this, generation stops and the
+/// command ends with E1008. `check` cannot find it in general: the work depends on the position.
 pub const MAX_STEPS: u64 = 10_000_000;
+
+/// The most loop rounds (of `repeat`s and `while`s, nested or one after another) one path
+/// through a turn may run while its moves are listed. Compiled code runs a round as a call, so
+/// this bounds its stack; past it, generation stops as at [`MAX_STEPS`] (E1008), on either
+/// backend.
+pub const MAX_PATH_ROUNDS: u32 = 4096;
 
 /// A mark the board drawing puts after the piece on every cell of `set`, and the words that
 /// explain it in the legend under the drawing.

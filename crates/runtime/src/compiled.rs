@@ -142,9 +142,12 @@ pub struct Gen<'o> {
     pub(super) overflow: bool,
     /// Set when a `roll` was passed.
     pub(super) chance: bool,
-    /// Decisions this generation may still try: at 0 every choice is refused, so the walk
-    /// unwinds at once and its caller reports E1008 (see [`rulestone_ir::MAX_STEPS`]).
+    /// Steps (decisions and loop rounds) this generation may still take: at 0 every choice is
+    /// refused and every loop left, so the walk unwinds at once and its caller reports E1008
+    /// (see [`rulestone_ir::MAX_STEPS`]).
     pub(super) steps_left: u64,
+    /// The loop rounds the path being walked has run: each is a call still on the stack.
+    path_rounds: u32,
 }
 
 impl<'o> Gen<'o> {
@@ -154,7 +157,38 @@ impl<'o> Gen<'o> {
             overflow: false,
             chance: false,
             steps_left: steps,
+            path_rounds: 0,
         }
+    }
+
+    /// Counts one round of a loop against the generation's steps (a `repeat` or `while` that
+    /// chooses nothing still spends them); true once none are left, and the walk unwinds.
+    #[inline]
+    pub fn out_of_steps(&mut self) -> bool {
+        if self.steps_left == 0 {
+            return true;
+        }
+        self.steps_left -= 1;
+        false
+    }
+
+    /// Enters a loop round of the path being walked; true, with no steps left (the walk
+    /// unwinds and E1008 is reported), past [`rulestone_ir::MAX_PATH_ROUNDS`], which bounds
+    /// the stack the rounds' calls take. The round's code calls [`Gen::leave_round`] after.
+    #[inline]
+    pub fn enter_round(&mut self) -> bool {
+        if self.path_rounds >= rulestone_ir::MAX_PATH_ROUNDS {
+            self.steps_left = 0;
+            return true;
+        }
+        self.path_rounds += 1;
+        false
+    }
+
+    /// Leaves the round [`Gen::enter_round`] entered, once its path has been walked.
+    #[inline]
+    pub fn leave_round(&mut self) {
+        self.path_rounds = self.path_rounds.saturating_sub(1);
     }
 
     /// Notes that the moves listed are chance moves (the program rolled).

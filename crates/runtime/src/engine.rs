@@ -19,7 +19,7 @@ use rulestone_ir::ops::{compare, int_op};
 use rulestone_ir::{
     words_for, AssignKind, AssignSlot, BoolExpr, BoolId, CellBits, CellRef, CellSet, Code, DirExpr,
     Finish, IntExpr, IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart,
-    MAX_PLACED, MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_CELL, NO_DIR, SET_WORDS,
+    MAX_PATH_ROUNDS, MAX_PLACED, MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_CELL, NO_DIR, SET_WORDS,
 };
 
 /// Evaluates `$e` with the constant `W` bound to the engine's set width: the interpreter is
@@ -56,11 +56,14 @@ struct Vars {
     cells: [u16; MAX_VARS],
     /// The placement instance bound by each `place` slot.
     placed: [u16; MAX_PLACED],
+    /// The loop rounds this path has run (at most [`MAX_PATH_ROUNDS`] while generating).
+    rounds: u32,
 }
 
 const NO_VARS: Vars = Vars {
     cells: [0; MAX_VARS],
     placed: [0; MAX_PLACED],
+    rounds: 0,
 };
 
 /// Where the walk goes on after an op: the next op to run, or `None` when this walk ends here
@@ -112,7 +115,7 @@ struct Walk<'o> {
     text: Option<String>,
     leaves: u64,
     overflow: bool,
-    /// Generation steps left (choices tried and moves completed): at 0 the walk gives up,
+    /// Generation steps left (choices tried, moves completed, loop rounds): at 0 the walk gives up,
     /// so one position's generation does bounded work (see [`MAX_STEPS`]).
     steps_left: u64,
     /// Whether a `roll` was passed (the moves are chance moves).
@@ -1014,6 +1017,9 @@ impl<'p> Engine<'p> {
                     self.op_repeat_check::<GEN, W>(code, pc, bounds, *exit as usize, &vars, walk)
                 }
                 Op::RepeatNext { var, check } => {
+                    if GEN && (walk.out_of_steps() || walk.past_path_rounds(&mut vars)) {
+                        return;
+                    }
                     vars.cells[usize::from(*var)] += 1;
                     Some(*check as usize)
                 }
@@ -1044,7 +1050,15 @@ impl<'p> Engine<'p> {
                     self.op_set_dir::<W>(pc, *var, *relation, dir, &mut vars)
                 }
                 Op::WhileCheck { var, cond, exit } => {
-                    self.op_while_check::<W>(pc, (*var, *cond), *exit as usize, &mut vars)
+                    if GEN && walk.out_of_steps() {
+                        return;
+                    }
+                    let next =
+                        self.op_while_check::<W>(pc, (*var, *cond), *exit as usize, &mut vars);
+                    if GEN && next == Some(pc + 1) && walk.past_path_rounds(&mut vars) {
+                        return;
+                    }
+                    next
                 }
                 Op::Write(t) => {
                     self.op_write::<W>(*t, &vars, walk);
@@ -2241,6 +2255,18 @@ impl Walk<'_> {
             return true;
         }
         self.steps_left -= 1;
+        false
+    }
+
+    /// Counts a loop round on this path; true, with no steps left (so the generation stops as
+    /// at the step limit), once the path has run more than [`MAX_PATH_ROUNDS`].
+    #[inline]
+    fn past_path_rounds(&mut self, vars: &mut Vars) -> bool {
+        vars.rounds += 1;
+        if vars.rounds > MAX_PATH_ROUNDS {
+            self.steps_left = 0;
+            return true;
+        }
         false
     }
 

@@ -845,17 +845,23 @@ pub fn dropped_moves(engine: &Engine<'_>) -> Option<&'static str> {
 /// explores too many paths (many rounds, each choosing among many cells). The engine stopped
 /// and listed nothing from then on; the command ends with this error.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
-#[error("generating the moves of one position took more than {limit} steps")]
+#[error(
+    "generating the moves of one position took more than {limit} steps, or more than {rounds} \
+     loop rounds on one path"
+)]
 #[diagnostic(
     code(E1008),
     help(
-        "each choice the turn tries is a step; a `while` or `repeat` whose every round chooses \
-         among many cells tries every combination of them; choose less per round, allow fewer \
-         rounds, or stop the loop on a condition the choices reach sooner"
+        "each choice the turn tries and each round of a loop is a step; a `while` or `repeat` \
+         whose every round chooses among many cells tries every combination of them, and loops \
+         nested in loops multiply their rounds; choose less per round, allow fewer rounds, or \
+         stop the loop on a condition the choices reach sooner"
     )
 )]
 pub struct StepLimit {
     pub limit: u64,
+    /// The most loop rounds one path may run ([`rulestone_ir::MAX_PATH_ROUNDS`]).
+    pub rounds: u32,
 }
 
 /// The E1008 error if `engine` ran out of generation steps.
@@ -863,5 +869,6 @@ pub struct StepLimit {
 pub fn steps_exceeded(engine: &Engine<'_>) -> Option<StepLimit> {
     engine.exhausted.then(|| StepLimit {
         limit: engine.step_limit(),
+        rounds: rulestone_ir::MAX_PATH_ROUNDS,
     })
 }

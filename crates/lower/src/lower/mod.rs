@@ -128,6 +128,9 @@ struct Lowerer<'a> {
     in_where: bool,
     /// The `distinct` blocks being lowered, innermost last.
     distinct_stack: Vec<u8>,
+    /// The rounds the `repeat`s around the statement being lowered run at least, multiplied:
+    /// every round is a step of move generation (E1009 past [`rulestone_ir::MAX_STEPS`]).
+    forced_rounds: u64,
     /// The labels of the program being lowered.
     labels: Labels,
     /// The slots of `carried` tokens, which follow `move`.
@@ -153,6 +156,7 @@ impl<'a> Lowerer<'a> {
             locals: Locals::default(),
             in_where: false,
             distinct_stack: Vec::new(),
+            forced_rounds: 1,
             labels: Labels::default(),
             carried: Vec::new(),
         }

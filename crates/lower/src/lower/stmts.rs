@@ -4,6 +4,7 @@ use super::*;
 use rulestone_check::model::Func;
 use rulestone_ir::build::locals::Placed;
 use rulestone_ir::passes::{endless, loop_memo, replay_lets};
+use rulestone_ir::MAX_STEPS;
 use rulestone_syntax::Span;
 
 impl<'a> Lowerer<'a> {
@@ -317,6 +318,16 @@ impl<'a> Lowerer<'a> {
     ) -> Result<()> {
         let var = self.locals.loop_counter("repeat", ops.len())?;
         let (min, max) = rounds(min, max).map_err(|e| e.at(range))?;
+        let outer = self.forced_rounds;
+        self.forced_rounds = outer.saturating_mul(u64::from(min).max(1));
+        if self.forced_rounds > MAX_STEPS {
+            return Err(BuildError::NestedRoundsTooMany {
+                found: self.forced_rounds,
+                max: MAX_STEPS,
+                span: Some(range),
+            }
+            .into());
+        }
         ops.push(Op::RepeatStart { var });
         let (check, exit) = (pc(ops.len())?, self.labels.new_label());
         ops.push(Op::RepeatCheck {
@@ -326,6 +337,7 @@ impl<'a> Lowerer<'a> {
             exit,
         });
         self.loop_body(body, ops)?;
+        self.forced_rounds = outer;
         ops.push(Op::RepeatNext { var, check });
         self.labels.bind(exit, ops)?;
         Ok(())
