@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rulestone-session", 5),
     ("rulestone-engine", 6),
     ("rulestone", 7),
+    ("rulestone-python", 7),
 ];
 
 /// What a crate must not reach, directly or through any crate it depends on.
@@ -74,6 +75,10 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     ),
     (
         "rulestone-engine",
+        &["rulestone-lsp", "rulestone", "clap", "plotters"],
+    ),
+    (
+        "rulestone-python",
         &["rulestone-lsp", "rulestone", "clap", "plotters"],
     ),
     (
