@@ -52,7 +52,15 @@ def random_states(path, plies=24, seed=7):
 @pytest.mark.parametrize("path", BOARD_GAMES, ids=lambda p: p.stem)
 def test_action_ids_round_trip_through_notation(path):
     game = rulestone.load(str(path))
-    size = game.num_distinct_actions()
+    try:
+        size = game.num_distinct_actions()
+    except rulestone.GameError as e:
+        # A space past 2^53 ids (docs/actions.md): moves are named by notation alone.
+        assert e.code == "no-action-ids" and "2^53" in str(e)
+        with pytest.raises(rulestone.GameError):
+            game.new_initial_state().legal_actions()
+        assert game.new_initial_state().legal_moves()
+        return
     for state in random_states(path):
         if state.is_terminal():
             break
