@@ -264,8 +264,9 @@ fn action_ids_round_trip_in_random_positions_of_every_bundled_game() {
 
 /// The table of action space sizes that `docs/actions.md` holds between its markers.
 fn size_table() -> String {
-    let mut table = String::from("| game | radix | longest move | `num_distinct_actions` |\n");
-    table.push_str("|---|---:|---:|---:|\n");
+    let mut table =
+        String::from("| game | radix per decision | longest move | `num_distinct_actions` |\n");
+    table.push_str("|---|---|---:|---:|\n");
     for (name, game) in bundled() {
         let file = Path::new(&name)
             .file_name()
@@ -274,7 +275,11 @@ fn size_table() -> String {
             Ok(s) => writeln!(
                 table,
                 "| `{file}` | {} | {} | {} |",
-                s.radix(),
+                s.radices()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" · "),
                 s.longest(),
                 s.size()
             ),
