@@ -1,6 +1,6 @@
 //! `rulestone` from Python: a pyo3 extension module (`rulestone._rulestone`, built by maturin
-//! from `python/pyproject.toml`) with an API modelled on OpenSpiel's: [`load`] a `.game` file
-//! or text into a [`game::PyGame`], play [`state::PyState`]s by action id or notation, read
+//! from `python/pyproject.toml`) with an API modelled on OpenSpiel's: `load` a `.game` file
+//! or text into a `Game`, play `State`s by action id or notation, read
 //! numpy observation tensors, and run perft, random playouts and the agents with the GIL
 //! released. `docs/python.md` is the reference.
 //!
