@@ -6,7 +6,7 @@ use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
 use rulestone_runtime::{GameResult, Move};
-use rulestone_session::{board, notation, observe, Game, Position};
+use rulestone_session::{board, notation, observe, BadAction, Game, Position};
 
 use crate::errors::{bad_action, bad_move, game_error};
 
@@ -88,12 +88,16 @@ fn ids_of(game: &Game, legal: &[Move]) -> PyResult<Vec<u64>> {
 #[pyclass(name = "State", module = "rulestone")]
 pub struct PyState {
     live: Live,
+    /// The legal moves of this position, listed once and kept until it changes: a loop of
+    /// `legal_actions` then `apply_action` lists them once a move.
+    legal: Option<Vec<Move>>,
 }
 
 impl PyState {
     pub fn start(game: Arc<Game>) -> PyState {
         PyState {
             live: Live::start(game),
+            legal: None,
         }
     }
 
@@ -102,10 +106,18 @@ impl PyState {
     }
 
     pub fn position<R>(&mut self, f: impl FnOnce(&mut Position<'_>) -> R) -> R {
+        self.legal = None;
         self.live.with(f)
     }
 
+    /// The legal moves, listed when the position changed since.
+    fn legal(&mut self) -> &[Move] {
+        let live = &mut self.live;
+        self.legal.get_or_insert_with(|| live.with(legal_decisions))
+    }
+
     pub fn apply_text(&mut self, text: &str) -> PyResult<String> {
+        self.legal = None;
         self.live
             .with(|p| p.apply_text(text))
             .map_err(|e| bad_move(text, &e))
@@ -124,10 +136,10 @@ impl PyState {
         let m = space
             .decisions(action)
             .map_err(|e| game_error(&e.to_string(), Some("bad-action")))?;
-        let text = self.live.with(|p| {
-            legal_decisions(p)
-                .contains(&m)
-                .then(|| notation::normalize(&p.engine().move_text(&m)))
+        let legal = self.legal().contains(&m);
+        let text = legal.then(|| {
+            self.live
+                .with(|p| notation::normalize(&p.engine().move_text(&m)))
         });
         text.ok_or_else(|| {
             game_error(
@@ -170,8 +182,8 @@ impl PyState {
 
     /// The legal moves' action ids, ascending (at a chance node, the outcomes').
     fn legal_actions(&mut self) -> PyResult<Vec<u64>> {
-        let legal = self.live.with(legal_decisions);
-        ids_of(self.game(), &legal)
+        let game = Arc::clone(self.game());
+        ids_of(&game, self.legal())
     }
 
     /// A 0/1 array over every action id: 1 where the action is legal here.
@@ -216,9 +228,21 @@ impl PyState {
 
     /// Plays the legal move with id `action`; returns its notation.
     fn apply_action(&mut self, action: u64) -> PyResult<String> {
-        self.live
-            .with(|p| p.apply_action(action))
-            .map_err(|e| bad_action(&e))
+        let space = self
+            .game()
+            .actions()
+            .map_err(|e| bad_action(&BadAction::NoSpace(e)))?;
+        let m = space
+            .decisions(action)
+            .map_err(|e| bad_action(&BadAction::Invalid(e)))?;
+        if let Some(result) = self.result_text() {
+            return Err(bad_action(&BadAction::GameOver(result)));
+        }
+        if !self.legal().contains(&m) {
+            return Err(bad_action(&BadAction::Illegal(action)));
+        }
+        self.legal = None;
+        Ok(self.live.with(|p| p.play(m)))
     }
 
     /// Plays the legal move written `text`; returns its notation.
@@ -228,6 +252,7 @@ impl PyState {
 
     /// Takes back the last move; returns its notation. `GameError` at the start.
     fn undo(&mut self) -> PyResult<String> {
+        self.legal = None;
         self.live
             .with(|p| p.undo())
             .ok_or_else(|| game_error("no move has been played", Some("nothing-to-undo")))
