@@ -19,6 +19,15 @@ from ._rulestone import (
     random_move,
 )
 
+
+
+def _error(message, code):
+    """A `GameError` raised by the pure-Python part, with its `code` as the native ones have."""
+    error = GameError(message)
+    error.code = code
+    return error
+
+
 __all__ = [
     "CHANCE_PLAYER",
     "TERMINAL_PLAYER",

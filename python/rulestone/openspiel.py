@@ -10,7 +10,7 @@ package; importing this module without it raises `ImportError`.
 import numpy as np
 import pyspiel
 
-from . import GameError, load
+from . import GameError, _error, load
 
 __all__ = ["register"]
 
@@ -41,11 +41,11 @@ def register(path, name, max_game_length=DEFAULT_MAX_GAME_LENGTH, **options):
     loaded with the defaults.
     """
     if not isinstance(name, str) or not name:
-        raise GameError("an OpenSpiel game's name must be a non-empty string")
+        raise _error("an OpenSpiel game's name must be a non-empty string", "bad-name")
     if name in pyspiel.registered_names():
-        raise GameError(f"a game named {name!r} is already registered with OpenSpiel")
+        raise _error(f"a game named {name!r} is already registered with OpenSpiel", "bad-name")
     if not isinstance(max_game_length, int) or max_game_length < 1:
-        raise GameError("max_game_length must be a positive integer")
+        raise _error("max_game_length must be a positive integer", "bad-count")
     base = load(path, **options)
     base.num_distinct_actions()  # GameError for a game whose moves have no ids
     defaults = {key: _typed(value) for key, value in base.options()}
@@ -101,7 +101,7 @@ class _Game(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
-            raise GameError(f"observation parameters are not supported: {params}")
+            raise _error(f"observation parameters are not supported: {params}", "bad-option")
         if iig_obs_type is None or (
             iig_obs_type.public_info and not iig_obs_type.perfect_recall
         ):
