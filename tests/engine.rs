@@ -264,8 +264,9 @@ fn action_ids_round_trip_in_random_positions_of_every_bundled_game() {
 
 /// The table of action space sizes that `docs/actions.md` holds between its markers.
 fn size_table() -> String {
-    let mut table = String::from("| game | radix | longest move | `num_distinct_actions` |\n");
-    table.push_str("|---|---:|---:|---:|\n");
+    let mut table =
+        String::from("| game | radix per decision | longest move | `num_distinct_actions` |\n");
+    table.push_str("|---|---|---:|---:|\n");
     for (name, game) in bundled() {
         let file = Path::new(&name)
             .file_name()
@@ -274,7 +275,11 @@ fn size_table() -> String {
             Ok(s) => writeln!(
                 table,
                 "| `{file}` | {} | {} | {} |",
-                s.radix(),
+                s.radices()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" · "),
                 s.longest(),
                 s.size()
             ),
@@ -338,4 +343,48 @@ fn new_loads_the_game_anew_for_other_option_values() {
     );
     assert_eq!(answers[5]["options"]["size"], json!("11"));
     assert_eq!(answers[5]["num_distinct_actions"], json!(122));
+}
+
+/// Observation tensors (`rulestone::session::observe`, what the Python package returns): the
+/// shape is the program's alone, every value is written, pieces are per observer, and the
+/// player to move is a constant plane; in random positions of every bundled game.
+#[test]
+fn observations_have_the_programs_shape_in_random_positions_of_every_bundled_game() {
+    use rulestone::session::observe;
+    for (i, (name, game)) in bundled().iter().enumerate() {
+        let (planes, cells) = observe::shape(&game.program);
+        assert_eq!(planes, observe::planes(&game.program, 1).len(), "{name}");
+        let mut rng = ChaCha8Rng::seed_from_u64(i as u64);
+        let mut position = Position::new(game);
+        for _ in 0..30 {
+            let mover = position.to_move();
+            for observer in [0u8, 1] {
+                let mut out = vec![f32::NAN; planes * cells];
+                observe::write(position.engine(), observer, &mut out);
+                assert!(
+                    out.iter().all(|v| v.is_finite()),
+                    "{name}: a value unwritten"
+                );
+                let to_move = &out[(planes - 1) * cells..];
+                let expected = if observer == mover { 1.0 } else { 0.0 };
+                assert!(
+                    to_move.iter().all(|&v| v == expected),
+                    "{name}: to-move plane"
+                );
+                let pieces = 2 * game.program.pieces.len() * cells;
+                let on_board = out[..pieces].iter().filter(|&&v| v == 1.0).count();
+                let occupied = position.engine().state.board.iter().filter(|&&c| c != 0);
+                assert_eq!(
+                    on_board,
+                    occupied.count(),
+                    "{name}: one piece plane per piece"
+                );
+            }
+            let legal = position.legal();
+            let Some(m) = legal.choose(&mut rng) else {
+                break;
+            };
+            position.play(m.decisions);
+        }
+    }
 }

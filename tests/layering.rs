@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rulestone-session", 5),
     ("rulestone-engine", 6),
     ("rulestone", 7),
+    ("rulestone-python", 7),
 ];
 
 /// What a crate must not reach, directly or through any crate it depends on.
@@ -74,6 +75,10 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     ),
     (
         "rulestone-engine",
+        &["rulestone-lsp", "rulestone", "clap", "plotters"],
+    ),
+    (
+        "rulestone-python",
         &["rulestone-lsp", "rulestone", "clap", "plotters"],
     ),
     (
@@ -229,6 +234,7 @@ fn an_upward_or_forbidden_edge_is_reported() {
             "`rulestone-runtime` reaches `clap`, which it must not depend on",
             "`rulestone-session` reaches `clap`, which it must not depend on",
             "`rulestone-engine` reaches `clap`, which it must not depend on",
+            "`rulestone-python` reaches `clap`, which it must not depend on",
             "`rulestone-draw` reaches `clap`, which it must not depend on"
         ]
     );

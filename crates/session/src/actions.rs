@@ -8,16 +8,20 @@
 //! (two decisions), an `either` or `first` the branch taken, a `repeat` round 0 to stop and 1
 //! to go on. So the id is read off the decisions alone, with no position:
 //!
-//! - the radix `R` is the most values any decision of the turn program can take (the board's
-//!   cells, a relation's rays, a roll's outcomes, a choice's branches, 2 for a round; up to 256
-//!   per decision byte);
+//! - the radix `r(i)` of decision position `i` is the most values the `i`-th decision of a move
+//!   can take, over every op of the turn program a move can reach as its `i`-th decision (a
+//!   cell pick's cells, or on a board of more than 256 cells its high byte's values then 256, a
+//!   relation's rays, a roll's outcomes, a choice's branches, 2 for a round, a placement's high
+//!   byte then low byte);
 //! - the longest move `L` is the bound the IR's `decisions` pass finds for the turn;
-//! - a move of `n` decisions `d0 d1 … d(n-1)` has the id `(R^0 + R^1 + … + R^(n-1)) + (d0·R^(n-1)
-//!   + … + d(n-1))`: moves of each length fill a block of their own, in order of length, and
-//!   within a block the decisions are the digits of a base-`R` number, first decision first;
-//! - `num_distinct_actions` is `R^0 + R^1 + … + R^L`.
+//! - a move of `n` decisions `d0 d1 … d(n-1)` has the id `start(n) + digits`, where `start(n)`
+//!   `= 1 + r(0) + r(0)·r(1) + … + r(0)·…·r(n-2)` counts the moves shorter than `n`, and
+//!   `digits` reads the decisions as a mixed-radix number, first decision first (`d0`'s place is
+//!   worth `r(1)·…·r(n-1)`): moves of each length fill a block of their own, in order of
+//!   length;
+//! - `num_distinct_actions` is `start(L + 1)`.
 //!
-//! The encoding is injective by construction (a length and base-`R` digits), so two moves never
+//! The encoding is injective by construction (a length and mixed-radix digits), so two moves never
 //! share an id. Where the space would pass [`MAX_ACTIONS`] (2^53, the largest integer every
 //! JSON reader keeps exactly), the game has no action ids: [`ActionSpace::of`] says so with
 //! [`ActionSpaceError::TooLarge`], and moves are named by their notation alone. A move longer
@@ -37,8 +41,8 @@ pub const MAX_ACTIONS: u64 = 1 << 53;
 /// The action space of one program (for one set of option values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActionSpace {
-    /// The most values one decision can take.
-    radix: u64,
+    /// Per decision position, the most values that decision can take (1 past `longest`).
+    radices: [u16; MAX_DECISIONS],
     /// The most decisions one move can take.
     longest: usize,
     /// `num_distinct_actions`.
@@ -103,18 +107,19 @@ impl ActionSpace {
     /// # Errors
     /// [`ActionSpaceError::TooLarge`] when it would pass [`MAX_ACTIONS`].
     pub fn of(program: &Program) -> Result<ActionSpace, ActionSpaceError> {
-        let radix = radix(program);
         let found = decisions::run(program, &program.turn);
         let longest = usize::try_from(found)
             .unwrap_or(MAX_DECISIONS)
             .min(MAX_DECISIONS);
+        let radices = radices(program, longest);
+        let radix = radices.iter().copied().max().map_or(1, u64::from);
         let too_large = ActionSpaceError::TooLarge { radix, longest };
-        let size = block_start(radix, longest + 1).ok_or(too_large)?;
+        let size = block_start(&radices, longest + 1).ok_or(too_large)?;
         if size > MAX_ACTIONS {
             return Err(too_large);
         }
         Ok(ActionSpace {
-            radix,
+            radices,
             longest,
             size,
         })
@@ -126,10 +131,16 @@ impl ActionSpace {
         self.size
     }
 
-    /// The most values one decision can take.
+    /// The most values any one decision can take.
     #[must_use]
     pub fn radix(&self) -> u64 {
-        self.radix
+        self.radices().iter().copied().max().map_or(1, u64::from)
+    }
+
+    /// Per decision position of a move, the most values that decision can take.
+    #[must_use]
+    pub fn radices(&self) -> &[u16] {
+        &self.radices[..self.longest]
     }
 
     /// The most decisions one move can take.
@@ -150,17 +161,15 @@ impl ActionSpace {
             });
         }
         let mut digits = 0u64;
-        for d in m.decisions() {
-            if u64::from(d) >= self.radix {
-                return Err(ActionError::OutOfRadix {
-                    decision: d,
-                    radix: self.radix,
-                });
+        for (d, &radix) in m.decisions().zip(&self.radices) {
+            let radix = u64::from(radix);
+            if u64::from(d) >= radix {
+                return Err(ActionError::OutOfRadix { decision: d, radix });
             }
             // Within the size checked in `of`, so no overflow.
-            digits = digits * self.radix + u64::from(d);
+            digits = digits * radix + u64::from(d);
         }
-        let start = block_start(self.radix, m.len()).unwrap_or(u64::MAX);
+        let start = block_start(&self.radices, m.len()).unwrap_or(u64::MAX);
         Ok(start + digits)
     }
 
@@ -178,16 +187,17 @@ impl ActionSpace {
         }
         let mut len = self.longest;
         for n in 0..=self.longest {
-            if block_start(self.radix, n + 1).is_some_and(|end| id < end) {
+            if block_start(&self.radices, n + 1).is_some_and(|end| id < end) {
                 len = n;
                 break;
             }
         }
-        let mut digits = id - block_start(self.radix, len).ok_or(out_of_range)?;
+        let mut digits = id - block_start(&self.radices, len).ok_or(out_of_range)?;
         let mut reversed = Vec::with_capacity(len);
-        for _ in 0..len {
-            reversed.push(u8::try_from(digits % self.radix).map_err(|_| out_of_range)?);
-            digits /= self.radix;
+        for &radix in self.radices[..len].iter().rev() {
+            let radix = u64::from(radix);
+            reversed.push(u8::try_from(digits % radix).map_err(|_| out_of_range)?);
+            digits /= radix;
         }
         let mut m = Move::default();
         for d in reversed.into_iter().rev() {
@@ -197,61 +207,119 @@ impl ActionSpace {
     }
 }
 
-/// `radix^0 + … + radix^(len-1)`: the first id of the moves of `len` decisions; `None` on
-/// overflow.
-fn block_start(radix: u64, len: usize) -> Option<u64> {
+/// `1 + r(0) + r(0)·r(1) + … + r(0)·…·r(len-2)`: the first id of the moves of `len`
+/// decisions; `None` on overflow.
+fn block_start(radices: &[u16], len: usize) -> Option<u64> {
     let mut sum = 0u64;
     let mut power = 1u64;
-    for _ in 0..len {
+    for n in 0..len {
         sum = sum.checked_add(power)?;
-        power = power.checked_mul(radix)?;
+        let radix = radices.get(n).copied().unwrap_or(1);
+        power = power.checked_mul(u64::from(radix))?;
     }
     Some(sum)
 }
 
-/// The most values one decision of the turn program can take (at least 1).
-fn radix(program: &Program) -> u64 {
-    let bytes = |n: usize| n.clamp(1, 256) as u64;
-    program
-        .turn
-        .ops
-        .iter()
-        .map(|op| match op {
-            Op::Pick { .. } => bytes(program.board.len()),
-            Op::PickDir { relation, .. } => program
-                .relations
-                .get(usize::from(*relation))
-                .map_or(1, |r| bytes(r.rays.len())),
-            Op::Roll { count, .. } => bytes(usize::from(*count)),
-            Op::Place { table, .. } => program
-                .placements
-                .get(usize::from(*table))
-                .map_or(1, |t| bytes(t.instances.len())),
-            Op::Either(branches) | Op::First(branches) => bytes(branches.len()),
-            Op::RepeatCheck { .. } => 2,
-            _ => 1,
-        })
-        .max()
-        .unwrap_or(1)
+/// Raises position `at`'s radix to at least `values` (clamped to 1..=256, a decision byte).
+fn widen(radices: &mut [u16; MAX_DECISIONS], at: usize, values: usize) {
+    if let Some(r) = radices.get_mut(at) {
+        let values = u16::try_from(values.clamp(1, 256)).unwrap_or(256);
+        *r = (*r).max(values);
+    }
+}
+
+/// The values of the two decisions of a choice among `n` that takes two bytes (a pick on a
+/// board of more than 256 cells, a placement): the high byte's, then the low byte's.
+fn two_bytes(n: usize) -> [usize; 2] {
+    [n.div_ceil(256), n.min(256)]
+}
+
+/// Per decision position, the most values the decision there can take: every op of the turn
+/// program that a move can reach as its `i`-th decision widens position `i`. The walk visits
+/// each (op, position) pair once, positions up to `longest`, and follows every branch, loop and
+/// jump whatever its condition, so it finds every decision a move can record there (and may
+/// find more, which only makes the space larger).
+fn radices(program: &Program, longest: usize) -> [u16; MAX_DECISIONS] {
+    let ops = &program.turn.ops;
+    let mut radices = [1u16; MAX_DECISIONS];
+    let mut seen = vec![false; ops.len() * (longest + 1)];
+    let mut todo = vec![(0usize, 0usize)];
+    while let Some((pc, at)) = todo.pop() {
+        if at > longest || pc >= ops.len() {
+            continue;
+        }
+        if std::mem::replace(&mut seen[pc * (longest + 1) + at], true) {
+            continue;
+        }
+        let mut record = |values: &[usize]| {
+            for (k, &v) in values.iter().enumerate() {
+                widen(&mut radices, at + k, v);
+            }
+            at + values.len()
+        };
+        match &ops[pc] {
+            Op::Pick { .. } => {
+                let cells = program.board.len();
+                let next = if program.wide_picks() {
+                    record(&two_bytes(cells))
+                } else {
+                    record(&[cells])
+                };
+                todo.push((pc + 1, next));
+            }
+            Op::PickDir { relation, .. } => {
+                let rays = program.relations.get(usize::from(*relation));
+                todo.push((pc + 1, record(&[rays.map_or(1, |r| r.rays.len())])));
+            }
+            Op::Roll { count, .. } => todo.push((pc + 1, record(&[usize::from(*count)]))),
+            Op::Place { table, .. } => {
+                let table = program.placements.get(usize::from(*table));
+                let n = table.map_or(1, |t| t.instances.len());
+                todo.push((pc + 1, record(&two_bytes(n))));
+            }
+            Op::Either(starts) | Op::First(starts) => {
+                let next = record(&[starts.len()]);
+                todo.extend(starts.iter().map(|&s| (s as usize, next)));
+            }
+            // A round past the minimum records 0 (stop) or 1 (go on); before it, or at the
+            // maximum, the bounds decide with no decision.
+            Op::RepeatCheck { exit, .. } => {
+                let next = record(&[2]);
+                for after in [next, at] {
+                    todo.extend([(pc + 1, after), (*exit as usize, after)]);
+                }
+            }
+            Op::WhileCheck { exit: to, .. } | Op::Unless { target: to, .. } => {
+                todo.extend([(pc + 1, at), (*to as usize, at)]);
+            }
+            Op::Jump(to) | Op::RepeatNext { check: to, .. } => todo.push((*to as usize, at)),
+            Op::Finish(_) | Op::Done => {}
+            _ => todo.push((pc + 1, at)),
+        }
+    }
+    radices
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{block_start, ActionSpace, Move};
+    use super::{block_start, ActionSpace, Move, MAX_DECISIONS};
 
     #[test]
     fn ids_and_moves_round_trip_over_a_small_space() {
+        let mut radices = [1u16; MAX_DECISIONS];
+        radices[0] = 3;
+        radices[1] = 4;
         let space = ActionSpace {
-            radix: 3,
+            radices,
             longest: 2,
-            size: block_start(3, 3).unwrap_or(0),
+            size: block_start(&radices, 3).unwrap_or(0),
         };
-        assert_eq!(space.size(), 1 + 3 + 9);
+        assert_eq!(space.size(), 1 + 3 + 3 * 4);
         for id in 0..space.size() {
             let m = space.decisions(id).expect("in range");
             assert_eq!(space.id(&m), Ok(id));
         }
-        assert!(space.decisions(13).is_err());
+        assert!(space.decisions(16).is_err());
         let mut long = Move::default();
         for _ in 0..3 {
             long.push(0);

@@ -13,6 +13,7 @@ pub mod actions;
 pub mod board;
 mod game;
 pub mod notation;
+pub mod observe;
 pub mod record;
 
 pub use actions::{ActionError, ActionSpace, ActionSpaceError, MAX_ACTIONS};

@@ -1,0 +1,123 @@
+//! `rulestone` from Python: a pyo3 extension module (`rulestone._rulestone`, built by maturin
+//! from `python/pyproject.toml`) with an API modelled on OpenSpiel's: `load` a `.game` file
+//! or text into a `Game`, play `State`s by action id or notation, read
+//! numpy observation tensors, and run perft, random playouts and the agents with the GIL
+//! released. `docs/python.md` is the reference.
+//!
+//! Invariants: nothing here names or special-cases a game (the session, the agents and the
+//! runtime do the work; this crate converts values); bad input (a file that does not load, a bad
+//! option, an id or text that names no legal move, a move after the end) raises a Python
+//! exception and never panics; every loop a caller starts is bounded by the caller's numbers,
+//! each checked against a limit here. No `unsafe` is written here: the crate denies
+//! `unsafe_code` and allows it only where pyo3's macros expand (see below).
+
+// pyo3's `#[pyclass]`, `#[pymethods]`, `#[pyfunction]` and `#[pymodule]` expand to `unsafe`
+// blocks (FFI calls into the interpreter) inside this crate; the workspace forbids
+// `unsafe_code`, which no item could then allow, so this crate denies it (Cargo.toml) and allows
+// it at the root for those expansions. No hand-written unsafe code is in the crate.
+#![allow(unsafe_code)]
+
+mod agents;
+mod errors;
+mod game;
+mod state;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
+use rulestone_runtime::Compiled;
+use rulestone_session::Game;
+
+pub use errors::GameError;
+use game::PyGame;
+use state::PyState;
+
+/// The longest game text read (16 MiB), as for the command line: a longer file is refused, not
+/// read whole.
+const MAX_SOURCE: u64 = 16 << 20;
+
+/// An option value as the command line's `--set` reads it: a string, an integer, a number or a
+/// boolean (`true`/`false`).
+fn option_value(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    if value.is_instance_of::<PyBool>() {
+        return Ok(if value.extract::<bool>()? {
+            "true"
+        } else {
+            "false"
+        }
+        .to_string());
+    }
+    if value.is_instance_of::<PyString>()
+        || value.is_instance_of::<PyInt>()
+        || value.is_instance_of::<PyFloat>()
+    {
+        return Ok(value.str()?.to_string());
+    }
+    Err(errors::game_error(
+        &format!(
+            "option `{name}`: a value must be a string, a whole number, a number or a boolean, \
+             not {}",
+            value.get_type().name()?
+        ),
+        Some("bad-option"),
+    ))
+}
+
+/// The game's name and text: `path_or_text` names a file when no newline is in it.
+fn source_of(path_or_text: &str) -> PyResult<(String, String)> {
+    if path_or_text.contains('\n') {
+        return Ok(("<text>".to_string(), path_or_text.to_string()));
+    }
+    let path = Path::new(path_or_text);
+    let refuse = |why: String| errors::game_error(&why, Some("bad-file"));
+    let meta = std::fs::metadata(path)
+        .map_err(|e| refuse(format!("cannot read `{path_or_text}`: {e}")))?;
+    if meta.len() > MAX_SOURCE {
+        return Err(refuse(format!(
+            "`{path_or_text}` holds {} bytes, more than the {MAX_SOURCE} a game file may",
+            meta.len()
+        )));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| refuse(format!("cannot read `{path_or_text}`: {e}")))?;
+    Ok((path_or_text.to_string(), text))
+}
+
+/// Loads a board game from a `.game` file's path (or its text, when the string holds a line
+/// break) with option values as keyword arguments, e.g. `load("games/hex.game", size=7)`.
+/// Raises `GameError` with the rendered diagnostics (codes, spans, help) when it does not load.
+#[pyfunction]
+#[pyo3(signature = (path_or_text, **options))]
+fn load(
+    py: Python<'_>,
+    path_or_text: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyGame> {
+    let (name, source) = source_of(path_or_text)?;
+    let mut sets = Vec::new();
+    if let Some(options) = options {
+        for (key, value) in options.iter() {
+            let key: String = key.extract()?;
+            let value = option_value(&key, &value)?;
+            sets.push((key, value));
+        }
+    }
+    let loaded = py.detach(|| Game::load(&name, source, &sets, Compiled::NONE));
+    let game = loaded.map_err(|e| errors::load_error(&e))?;
+    Ok(PyGame::new(Arc::new(game), sets))
+}
+
+#[pymodule]
+fn _rulestone(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("GameError", m.py().get_type::<GameError>())?;
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyState>()?;
+    m.add_class::<state::PyBatch>()?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    agents::register(m)?;
+    m.add("CHANCE_PLAYER", state::CHANCE)?;
+    m.add("TERMINAL_PLAYER", state::TERMINAL)?;
+    Ok(())
+}
