@@ -24,6 +24,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rulestone-lsp", 5),
     ("rulestone-session", 5),
     ("rulestone-engine", 6),
+    ("rulestone-server", 6),
     ("rulestone", 7),
 ];
 
@@ -76,6 +77,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         "rulestone-engine",
         &["rulestone-lsp", "rulestone", "clap", "plotters"],
     ),
+    ("rulestone-server", &["rulestone", "clap", "plotters"]),
     (
         "rulestone-draw",
         &[
