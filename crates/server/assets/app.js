@@ -400,9 +400,31 @@ async function start() {
   if (first) await openGame(first, linked.options, linked.moves);
 }
 
+// The cell clicked: the highlighted cell nearest the click when one is close (an empty cell of
+// an upper level is drawn small), else the cell whose group was hit.
+function cellAt(ev) {
+  const svg = $("#board svg");
+  const hit = ev.target.closest && ev.target.closest("[data-cell]");
+  if (!svg || !svg.getScreenCTM()) return hit ? hit.dataset.cell : null;
+  const p = svg.createSVGPoint();
+  p.x = ev.clientX;
+  p.y = ev.clientY;
+  const at = p.matrixTransform(svg.getScreenCTM().inverse());
+  let best = null;
+  let bestDistance = 0.5;
+  for (const m of svg.querySelectorAll("circle.hl")) {
+    const d = Math.hypot(m.cx.baseVal.value - at.x, m.cy.baseVal.value - at.y);
+    if (d < bestDistance) {
+      best = m.getAttribute("data-mark");
+      bestDistance = d;
+    }
+  }
+  return best || (hit ? hit.dataset.cell : null);
+}
+
 $("#board").addEventListener("click", (ev) => {
-  const g = ev.target.closest && ev.target.closest("[data-cell]");
-  if (g) clickCell(g.dataset.cell);
+  const cell = cellAt(ev);
+  if (cell) clickCell(cell);
 });
 $("#game-select").addEventListener("change", (ev) => guarded(() => { optionsKey = ""; return openGame(ev.target.value); }));
 $("#restart").addEventListener("click", () => guarded(restart));
