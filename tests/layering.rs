@@ -231,6 +231,7 @@ fn an_upward_or_forbidden_edge_is_reported() {
             "`rulestone-runtime` reaches `clap`, which it must not depend on",
             "`rulestone-session` reaches `clap`, which it must not depend on",
             "`rulestone-engine` reaches `clap`, which it must not depend on",
+            "`rulestone-server` reaches `clap`, which it must not depend on",
             "`rulestone-draw` reaches `clap`, which it must not depend on"
         ]
     );

@@ -314,9 +314,16 @@ async fn options_change_the_board(c: &Client, base: &str) {
     assert_ne!(cells, 9);
 }
 
-async fn screenshots(c: &Client, base: &str) {
+/// Saves a PNG screenshot as `target/screenshots/NAME.png`.
+fn save(shot: &[u8], name: &str) {
+    assert!(shot.starts_with(b"\x89PNG"), "{name} is a PNG");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../screenshots");
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, shot).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+async fn screenshots(c: &Client, base: &str) {
     for game in SEED_GAMES {
         c.goto(&format!("{base}blank"))
             .await
@@ -331,9 +338,7 @@ async fn screenshots(c: &Client, base: &str) {
             Err(_) => c.screenshot().await,
         }
         .unwrap_or_else(|e| panic!("{game}: {e}"));
-        assert!(shot.starts_with(b"\x89PNG"));
-        let path = dir.join(format!("{game}.png"));
-        std::fs::write(&path, shot).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        save(&shot, game);
     }
 }
 
@@ -371,6 +376,7 @@ async fn the_page_works_in_chromium() {
     open(&c, &base, "#game=bundled%2Fpylos.game&set.base=3").await;
     let result = play_to_the_end(&c, 400).await;
     assert!(result.contains("wins") || result == "draw", "{result}");
+    save(&c.screenshot().await.unwrap_or_else(|e| panic!("{e}")), "page-pylos-end");
     editor_diagnostics(&c, &base).await;
     options_change_the_board(&c, &base).await;
     screenshots(&c, &base).await;
