@@ -14,10 +14,9 @@ use serde_json::{json, Value};
 fn post(url: &str, body: &Value) -> Result<Value, String> {
     match ureq::post(url).send_json(body) {
         Ok(r) => r.into_json().map_err(|e| e.to_string()),
-        Err(ureq::Error::Status(code, r)) => Err(format!(
-            "{code}: {}",
-            r.into_string().unwrap_or_default()
-        )),
+        Err(ureq::Error::Status(code, r)) => {
+            Err(format!("{code}: {}", r.into_string().unwrap_or_default()))
+        }
         Err(e) => Err(e.to_string()),
     }
 }
@@ -34,7 +33,8 @@ fn client(base: &str, game: &str, seed: u64, until: Instant) -> (Vec<Duration>, 
     };
     let mut state = Value::Null;
     while Instant::now() < until {
-        let over = state["result"].is_string() || state["legal"].as_array().is_none_or(Vec::is_empty);
+        let over =
+            state["result"].is_string() || state["legal"].as_array().is_none_or(Vec::is_empty);
         let answer = if over {
             timed("new", json!({"game": format!("bundled/{game}.game")}))
         } else {
@@ -57,7 +57,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let clients: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(50);
     let seconds: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(30);
-    let game = args.get(2).cloned().unwrap_or_else(|| "tictactoe".to_string());
+    let game = args
+        .get(2)
+        .cloned()
+        .unwrap_or_else(|| "tictactoe".to_string());
     let server = match Server::start(&Config {
         port: 0,
         ..Config::default()

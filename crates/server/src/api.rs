@@ -372,12 +372,7 @@ struct SessionRequest {
 async fn change(
     state: &State,
     req: SessionRequest,
-    change: impl FnOnce(
-            &play::Loaded,
-            Vec<(rulestone_runtime::Move, bool)>,
-            u64,
-            &SessionRequest,
-        ) -> Result<Vec<(rulestone_runtime::Move, bool)>, ApiError>
+    change: impl FnOnce(&play::Loaded, play::Played, u64, &SessionRequest) -> Result<play::Played, ApiError>
         + Send
         + 'static,
 ) -> Answer {

@@ -14,6 +14,9 @@ use serde_json::{json, Value};
 use crate::api::ApiError;
 use crate::{MAX_AGENT_CPU, MAX_LEGAL, MAX_MOVES, MAX_SESSIONS};
 
+/// The moves played, each marked when it was a chance move the program rolled.
+pub(crate) type Played = Vec<(Move, bool)>;
+
 /// The width of the board picture sent, in pixels (the page scales it).
 const PICTURE_WIDTH: u32 = 640;
 /// The most chance moves rolled in a row after one move.
@@ -33,8 +36,7 @@ pub(crate) struct Loaded {
 /// One browser tab's game.
 pub(crate) struct Session {
     pub loaded: Arc<Loaded>,
-    /// The moves played, each marked when it was a chance move the program rolled.
-    pub played: Vec<(Move, bool)>,
+    pub played: Played,
     /// Seeds the dice and the agents.
     pub seed: u64,
     /// When it was last used (a count of uses), for eviction.
@@ -70,7 +72,7 @@ impl Sessions {
     ///
     /// # Errors
     /// No session has this id (it never existed, or was evicted).
-    pub fn get(&mut self, id: &str) -> Result<(Arc<Loaded>, Vec<(Move, bool)>, u64), ApiError> {
+    pub fn get(&mut self, id: &str) -> Result<(Arc<Loaded>, Played, u64), ApiError> {
         self.clock += 1;
         let clock = self.clock;
         let s = self.map.get_mut(id).ok_or_else(|| {
@@ -95,7 +97,7 @@ impl Sessions {
         id: &str,
         loaded: &Arc<Loaded>,
         before: usize,
-        played: Vec<(Move, bool)>,
+        played: Played,
     ) -> Result<(), ApiError> {
         let s = self
             .map
@@ -120,7 +122,7 @@ impl Sessions {
 }
 
 impl Session {
-    pub fn new(loaded: Arc<Loaded>, played: Vec<(Move, bool)>, seed: u64) -> Session {
+    pub fn new(loaded: Arc<Loaded>, played: Played, seed: u64) -> Session {
         Session {
             loaded,
             played,
@@ -192,14 +194,14 @@ fn declared_options(source: &str, sets: &[(String, String)]) -> Vec<Value> {
 fn replay<'g>(game: &'g Game, played: &[(Move, bool)]) -> Position<'g> {
     let mut pos = Position::new(game);
     for (m, _) in played {
-        pos.play(m.clone());
+        pos.play(*m);
     }
     pos
 }
 
 /// Rolls the program's dice while the position waits for chance; the rolls are added to
 /// `played`.
-fn roll(pos: &mut Position<'_>, played: &mut Vec<(Move, bool)>, seed: u64) {
+fn roll(pos: &mut Position<'_>, played: &mut Played, seed: u64) {
     for _ in 0..MAX_ROLLS {
         if pos.result_text().is_some() || !pos.chance() {
             return;
@@ -209,7 +211,7 @@ fn roll(pos: &mut Position<'_>, played: &mut Vec<(Move, bool)>, seed: u64) {
         let Some(m) = pos.as_game().sample(&mut rng) else {
             return;
         };
-        pos.play(m.clone());
+        pos.play(m);
         played.push((m, true));
     }
 }
@@ -218,11 +220,7 @@ fn roll(pos: &mut Position<'_>, played: &mut Vec<(Move, bool)>, seed: u64) {
 ///
 /// # Errors
 /// Too many moves, or one that is not legal (with its index and why).
-pub(crate) fn start(
-    loaded: &Loaded,
-    texts: &[String],
-    seed: u64,
-) -> Result<Vec<(Move, bool)>, ApiError> {
+pub(crate) fn start(loaded: &Loaded, texts: &[String], seed: u64) -> Result<Played, ApiError> {
     if texts.len() > MAX_MOVES {
         return Err(ApiError::new(
             400,
@@ -246,7 +244,7 @@ pub(crate) fn start(
 
 fn play_one(
     pos: &mut Position<'_>,
-    played: &mut Vec<(Move, bool)>,
+    played: &mut Played,
     text: &str,
     seed: u64,
 ) -> Result<(), ApiError> {
@@ -269,7 +267,7 @@ fn play_one(
         }
     })?;
     if let Some((m, _)) = pos.played().get(before) {
-        played.push((m.clone(), false));
+        played.push((*m, false));
     }
     roll(pos, played, seed);
     Ok(())
@@ -281,10 +279,10 @@ fn play_one(
 /// The move is not legal here.
 pub(crate) fn play(
     loaded: &Loaded,
-    mut played: Vec<(Move, bool)>,
+    mut played: Played,
     text: &str,
     seed: u64,
-) -> Result<Vec<(Move, bool)>, ApiError> {
+) -> Result<Played, ApiError> {
     let mut pos = replay(&loaded.game, &played);
     if let Some(result) = pos.result_text() {
         return Err(ApiError::new(
@@ -299,7 +297,7 @@ pub(crate) fn play(
 }
 
 /// The moves with the last player's move (and the rolls after it) taken back.
-pub(crate) fn undo(mut played: Vec<(Move, bool)>) -> Vec<(Move, bool)> {
+pub(crate) fn undo(mut played: Played) -> Played {
     while played.last().is_some_and(|(_, chance)| *chance) {
         played.pop();
     }
@@ -342,10 +340,10 @@ pub(crate) fn agent_spec(agent: &str, strength: u8) -> Result<AgentSpec, ApiErro
 /// The game is over, or the agent found no move.
 pub(crate) fn agent_move(
     loaded: &Loaded,
-    mut played: Vec<(Move, bool)>,
+    mut played: Played,
     spec: &AgentSpec,
     seed: u64,
-) -> Result<Vec<(Move, bool)>, ApiError> {
+) -> Result<Played, ApiError> {
     let mut pos = replay(&loaded.game, &played);
     if let Some(result) = pos.result_text() {
         return Err(ApiError::new(
@@ -358,7 +356,7 @@ pub(crate) fn agent_move(
     let thought = agent
         .choose(pos.as_game())
         .ok_or_else(|| ApiError::new(400, "no-move", "the agent found no move to play"))?;
-    pos.play(thought.decision.clone());
+    pos.play(thought.decision);
     played.push((thought.decision, false));
     roll(&mut pos, &mut played, seed);
     steps_ok(&mut pos)?;
@@ -391,7 +389,7 @@ pub(crate) fn state(id: &str, loaded: &Loaded, played: &[(Move, bool)]) -> Value
         (engine.state.board.clone(), engine.state.counters.clone())
     });
     for (m, _) in &played[split..] {
-        pos.play(m.clone());
+        pos.play(*m);
     }
     let moves: Vec<Value> = pos
         .played()

@@ -376,7 +376,10 @@ async fn the_page_works_in_chromium() {
     open(&c, &base, "#game=bundled%2Fpylos.game&set.base=3").await;
     let result = play_to_the_end(&c, 400).await;
     assert!(result.contains("wins") || result == "draw", "{result}");
-    save(&c.screenshot().await.unwrap_or_else(|e| panic!("{e}")), "page-pylos-end");
+    save(
+        &c.screenshot().await.unwrap_or_else(|e| panic!("{e}")),
+        "page-pylos-end",
+    );
     editor_diagnostics(&c, &base).await;
     options_change_the_board(&c, &base).await;
     screenshots(&c, &base).await;
