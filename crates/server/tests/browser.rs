@@ -146,6 +146,9 @@ async fn play_by_clicks(c: &Client, m: &Value) {
     for cell in m["cells"].as_array().into_iter().flatten() {
         let cell = cell.as_str().unwrap_or_default();
         click(c, &format!("#board [data-cell=\"{cell}\"]")).await;
+        // The click may have played the move: wait for its answer before looking.
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        until(c, "the click's answer", "return !busy").await;
         let moved = c.execute(&played, vec![]).await.unwrap_or(Value::Null);
         if moved == json!(true) {
             break;
