@@ -162,6 +162,14 @@ pub(crate) fn router(state: State) -> Router {
         .fallback(|| async {
             ApiError::new(404, "not-found", "no such page or API route").into_response()
         })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                405,
+                "bad-method",
+                "this route is not called so: the API's reads are GET, its changes POST",
+            )
+            .into_response()
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }

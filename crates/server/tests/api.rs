@@ -262,6 +262,8 @@ fn bad_requests_are_json_errors() {
             .as_str()
             .is_some_and(|m| !m.is_empty()));
     }
+    let (status, v) = call(&s, "/api/play", None);
+    assert_eq!((status, error_code(&v)), (405, "bad-method"));
     let (status, v) = call(&s, "/api/state", Some(json!({"session": "gone"})));
     assert_eq!((status, error_code(&v)), (404, "no-session"));
     let (status, v) = call(&s, "/api/source?id=bundled/none.game", None);
