@@ -27,6 +27,7 @@ pub use rulestone_ir as ir;
 pub use rulestone_lower as lower;
 pub use rulestone_lsp as lsp;
 pub use rulestone_runtime as runtime;
+pub use rulestone_server as server;
 pub use rulestone_session as session;
 pub use rulestone_syntax as syntax;
 

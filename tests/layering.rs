@@ -24,6 +24,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rulestone-lsp", 5),
     ("rulestone-session", 5),
     ("rulestone-engine", 6),
+    ("rulestone-server", 6),
     ("rulestone", 7),
     ("rulestone-python", 7),
 ];
@@ -77,6 +78,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         "rulestone-engine",
         &["rulestone-lsp", "rulestone", "clap", "plotters"],
     ),
+    ("rulestone-server", &["rulestone", "clap", "plotters"]),
     (
         "rulestone-python",
         &["rulestone-lsp", "rulestone", "clap", "plotters"],
@@ -234,6 +236,7 @@ fn an_upward_or_forbidden_edge_is_reported() {
             "`rulestone-runtime` reaches `clap`, which it must not depend on",
             "`rulestone-session` reaches `clap`, which it must not depend on",
             "`rulestone-engine` reaches `clap`, which it must not depend on",
+            "`rulestone-server` reaches `clap`, which it must not depend on",
             "`rulestone-python` reaches `clap`, which it must not depend on",
             "`rulestone-draw` reaches `clap`, which it must not depend on"
         ]

@@ -36,6 +36,7 @@ mod playout;
 mod record;
 mod replay;
 mod report;
+mod serve;
 mod solve;
 mod table;
 
@@ -207,6 +208,19 @@ Examples:
   rulestone engine my.game --set size=5
   echo '{\"cmd\": \"legal\"}' | rulestone engine my.game")]
     Engine(engine::EngineArgs),
+
+    /// Play, edit and check games in a browser: a local web server and its page.
+    ///
+    /// Lists the bundled games and the `.game` files under DIR; the page draws the board, takes
+    /// moves by clicking, plays against an agent, and checks edited rules as you type. Only
+    /// files under DIR are read. Listens on 127.0.0.1 unless `--host` says otherwise, prints
+    /// the page's address, and serves until stopped (Ctrl-C).
+    #[command(after_help = "\
+Examples:
+  rulestone serve
+  rulestone serve my-games/ --port 8080
+  rulestone serve --port 0                 any free port")]
+    Serve(serve::ServeArgs),
 
     /// Draw a picture of a position, SVG or PNG, from the game's geometry.
     ///
@@ -591,6 +605,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Solve(args) => solve::run(&args, compiled),
         Command::Compile(args) => compile::run(&args),
         Command::Lsp(args) => lsp::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Dump(args) => dump::run(&args, compiled),
     };
     let (status, code) = match result {

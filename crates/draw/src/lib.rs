@@ -25,7 +25,8 @@
 //! colour with their glyph; per-cell counters as numbers (or arrows, for counters shown as
 //! directions); markers as tints with their mark; the cells the last move changed outlined;
 //! a side panel with the game's name, the player to move or the result, status lines, the
-//! counters and a legend.
+//! counters and a legend. Each cell's elements are one group whose `data-cell` attribute is
+//! the cell's name, so a page showing the picture can tell which cell was clicked.
 
 pub mod geometry;
 pub mod svg;
@@ -364,6 +365,9 @@ impl<'v, 'p> Picture<'v, 'p> {
             let (x, y) = self.at[c];
             let code = view.board.get(c).copied().unwrap_or(0);
             let level = layout.levels[c];
+            let name = program.board.names.get(c).map_or("", String::as_str);
+            // Each cell is one group named by its cell, so a page can tell what is clicked.
+            s.group(&[("data-cell", Val::T(name))]);
             // The outline.
             let fill = match layout.shape {
                 CellShape::Square => {
@@ -420,7 +424,6 @@ impl<'v, 'p> Picture<'v, 'p> {
                 }
             }
             // The cell's name.
-            let name = program.board.names.get(c).map_or("", String::as_str);
             let (nx, ny, anchor) = match layout.shape {
                 CellShape::Square => (x - 0.45, y - 0.33, "start"),
                 CellShape::Hex => (x, y + 0.47, "middle"),
@@ -478,6 +481,7 @@ impl<'v, 'p> Picture<'v, 'p> {
             if view.last.contains(c) {
                 self.outline(s, c, "none", LAST_COLOUR, 0.07);
             }
+            s.end("g");
         }
     }
 

@@ -1,0 +1,446 @@
+//! The routes: the embedded page and the JSON API it calls. Every answer of the API is JSON,
+//! every failure `{"error": {"code", "message", "notes"}}` with an HTTP status.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Query};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+
+use crate::catalog::Catalog;
+use crate::play::{self, Session, Sessions};
+use crate::{MAX_BODY, MAX_BUSY, MAX_TEXT, WORK_TIME};
+
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const APP_CSS: &str = include_str!("../assets/app.css");
+
+/// A refused or failed request.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: u16,
+    code: &'static str,
+    message: String,
+    pub notes: Vec<String>,
+    /// The diagnostic code behind it (`E0303`), if any.
+    diag: Option<String>,
+}
+
+impl ApiError {
+    pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            notes: Vec::new(),
+            diag: None,
+        }
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> ApiError {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn with_diag(mut self, code: Option<String>) -> ApiError {
+        self.diag = code;
+        self
+    }
+
+    pub fn prefixed(mut self, prefix: &str) -> ApiError {
+        self.message = format!("{prefix}{}", self.message);
+        self
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::BAD_REQUEST);
+        let body = json!({"error": {
+            "code": self.code,
+            "message": self.message,
+            "notes": self.notes,
+            "diagnostic": self.diag,
+        }});
+        (status, Json(body)).into_response()
+    }
+}
+
+type Answer = Result<Json<Value>, ApiError>;
+
+/// What every request shares.
+#[derive(Clone)]
+pub(crate) struct State {
+    catalog: Arc<Catalog>,
+    sessions: Arc<Mutex<Sessions>>,
+    busy: Arc<Semaphore>,
+}
+
+impl State {
+    pub fn new(catalog: Catalog) -> State {
+        State {
+            catalog: Arc::new(catalog),
+            sessions: Arc::default(),
+            busy: Arc::new(Semaphore::new(MAX_BUSY)),
+        }
+    }
+
+    fn sessions(&self) -> MutexGuard<'_, Sessions> {
+        // A panic while the lock was held left the map whole (every change is one call).
+        self.sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Runs `work` on a blocking thread, at most [`MAX_BUSY`] at once, for at most
+    /// [`WORK_TIME`]; a panic in it is an error answer.
+    async fn work<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let too_long = || {
+            ApiError::new(
+                503,
+                "timeout",
+                format!(
+                    "the request did not finish within {} s",
+                    WORK_TIME.as_secs()
+                ),
+            )
+        };
+        let permit = tokio::time::timeout(WORK_TIME, Arc::clone(&self.busy).acquire_owned())
+            .await
+            .map_err(|_| too_long().note("the server is busy with other requests"))?
+            .map_err(|_| ApiError::new(503, "closed", "the server is stopping"))?;
+        let task = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work()
+        });
+        match tokio::time::timeout(WORK_TIME, task).await {
+            Err(_) => Err(too_long()),
+            Ok(Err(_)) => Err(ApiError::new(
+                500,
+                "internal",
+                "internal error: the request failed (a bug of Rulestone; the server goes on)",
+            )),
+            Ok(Ok(result)) => result,
+        }
+    }
+}
+
+/// The router of the page and the API.
+pub(crate) fn router(state: State) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/app.css",
+            get(|| async { page(APP_CSS, "text/css; charset=utf-8") }),
+        )
+        .route("/api/games", get(games))
+        .route("/api/source", get(source))
+        .route("/api/diagnose", post(diagnose))
+        .route("/api/new", post(new_game))
+        .route("/api/state", post(state_of))
+        .route("/api/play", post(play_move))
+        .route("/api/undo", post(undo))
+        .route("/api/agent", post(agent))
+        .fallback(|| async {
+            ApiError::new(404, "not-found", "no such page or API route").into_response()
+        })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                405,
+                "bad-method",
+                "this route is not called so: the API's reads are GET, its changes POST",
+            )
+            .into_response()
+        })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+fn page(text: &'static str, kind: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// A request body read as JSON of type `T`.
+fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = bytes.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                413,
+                "too-large",
+                format!("the request is larger than {} KiB", MAX_BODY >> 10),
+            )
+        } else {
+            ApiError::new(400, "bad-body", format!("cannot read the request: {e}"))
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError::new(
+            400,
+            "bad-json",
+            format!("the request is not what was expected: {e}"),
+        )
+    })
+}
+
+fn text_ok(source: &str) -> Result<(), ApiError> {
+    if source.len() > MAX_TEXT {
+        return Err(ApiError::new(
+            413,
+            "too-large",
+            format!("the game text is larger than {} KiB", MAX_TEXT >> 10),
+        ));
+    }
+    Ok(())
+}
+
+async fn games(axum::extract::State(state): axum::extract::State<State>) -> Answer {
+    let catalog = Arc::clone(&state.catalog);
+    let list = state.work(move || Ok(catalog.list())).await?;
+    Ok(Json(json!({ "games": list })))
+}
+
+#[derive(Deserialize)]
+struct SourceQuery {
+    id: String,
+}
+
+async fn source(
+    axum::extract::State(state): axum::extract::State<State>,
+    query: Result<Query<SourceQuery>, axum::extract::rejection::QueryRejection>,
+) -> Answer {
+    let Query(q) = query.map_err(|e| ApiError::new(400, "bad-query", e.body_text()))?;
+    let catalog = Arc::clone(&state.catalog);
+    let id = q.id.clone();
+    let text = state
+        .work(move || {
+            catalog
+                .read(&id)
+                .map_err(|m| ApiError::new(404, "no-game", m))
+        })
+        .await?;
+    Ok(Json(json!({ "id": q.id, "source": text })))
+}
+
+#[derive(Deserialize)]
+struct DiagnoseRequest {
+    source: String,
+}
+
+/// The language server's diagnostics of a text, with 1-based lines and columns.
+async fn diagnose(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: DiagnoseRequest = body(bytes)?;
+    text_ok(&req.source)?;
+    let found = state
+        .work(move || {
+            let uri: lsp_types::Uri = "file:///edited.game"
+                .parse()
+                .map_err(|_| ApiError::new(500, "internal", "internal error: a bad URI"))?;
+            Ok(rulestone_lsp::diagnostics::diagnose(&uri, &req.source))
+        })
+        .await?;
+    let list: Vec<Value> = found
+        .iter()
+        .map(|d| {
+            let severity = match d.severity {
+                Some(lsp_types::DiagnosticSeverity::WARNING) => "warning",
+                Some(lsp_types::DiagnosticSeverity::ERROR) | None => "error",
+                Some(_) => "note",
+            };
+            let code = match &d.code {
+                Some(lsp_types::NumberOrString::String(s)) => Some(s.clone()),
+                Some(lsp_types::NumberOrString::Number(n)) => Some(n.to_string()),
+                None => None,
+            };
+            json!({
+                "code": code,
+                "severity": severity,
+                "message": d.message,
+                "line": d.range.start.line + 1,
+                "column": d.range.start.character + 1,
+                "end_line": d.range.end.line + 1,
+                "end_column": d.range.end.character + 1,
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "diagnostics": list })))
+}
+
+#[derive(Deserialize)]
+struct NewRequest {
+    /// The session to replace (the tab's), or none for a new one.
+    session: Option<String>,
+    /// A catalog id, or
+    game: Option<String>,
+    /// a game's text.
+    source: Option<String>,
+    #[serde(default)]
+    options: serde_json::Map<String, Value>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+async fn new_game(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: NewRequest = body(bytes)?;
+    let sets: Vec<(String, String)> = req
+        .options
+        .iter()
+        .map(|(k, v)| {
+            let value = match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            (k.clone(), value)
+        })
+        .collect();
+    let catalog = Arc::clone(&state.catalog);
+    let id = req
+        .session
+        .filter(|s| !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_alphanumeric()))
+        .unwrap_or_else(|| format!("{:016x}", rand::random::<u64>()));
+    let seed = rand::random::<u64>();
+    let (game, source) = (req.game, req.source);
+    if let Some(text) = &source {
+        text_ok(text)?;
+    }
+    let moves = req.moves;
+    let session = id.clone();
+    let (loaded, played, answer) = state
+        .work(move || {
+            let (name, text, from) = match (game, source) {
+                (_, Some(text)) => ("edited.game".to_string(), text, None),
+                (Some(g), None) => {
+                    let text = catalog
+                        .read(&g)
+                        .map_err(|m| ApiError::new(404, "no-game", m))?;
+                    (
+                        g.rsplit('/').next().unwrap_or(&g).to_string(),
+                        text,
+                        Some(g),
+                    )
+                }
+                (None, None) => {
+                    return Err(ApiError::new(
+                        400,
+                        "bad-json",
+                        "the request names no game: give `game` (an id) or `source` (a text)",
+                    ))
+                }
+            };
+            let loaded = Arc::new(play::load(from, &name, text, &sets)?);
+            let played = play::start(&loaded, &moves, seed)?;
+            let answer = play::state(&session, &loaded, &played);
+            Ok((loaded, played, answer))
+        })
+        .await?;
+    state.sessions().put(id, Session::new(loaded, played, seed));
+    Ok(Json(answer))
+}
+
+#[derive(Deserialize)]
+struct SessionRequest {
+    session: String,
+    #[serde(rename = "move")]
+    text: Option<String>,
+    agent: Option<String>,
+    strength: Option<u8>,
+}
+
+/// Runs `change` on the session's moves and keeps what it returns; answers the new state.
+async fn change(
+    state: &State,
+    req: SessionRequest,
+    change: impl FnOnce(&play::Loaded, play::Played, u64, &SessionRequest) -> Result<play::Played, ApiError>
+        + Send
+        + 'static,
+) -> Answer {
+    let (loaded, played, seed) = state.sessions().get(&req.session)?;
+    let before = played.len();
+    let kept = Arc::clone(&loaded);
+    let (played, answer) = state
+        .work(move || {
+            let played = change(&loaded, played, seed, &req)?;
+            let answer = play::state(&req.session, &loaded, &played);
+            Ok((played, answer))
+        })
+        .await?;
+    let id = answer["session"].as_str().unwrap_or_default().to_string();
+    state.sessions().set_moves(&id, &kept, before, played)?;
+    Ok(Json(answer))
+}
+
+async fn state_of(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: SessionRequest = body(bytes)?;
+    change(&state, req, |_, played, _, _| Ok(played)).await
+}
+
+async fn play_move(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: SessionRequest = body(bytes)?;
+    change(&state, req, |loaded, played, seed, req| {
+        let text = req
+            .text
+            .as_deref()
+            .ok_or_else(|| ApiError::new(400, "bad-json", "the request names no `move`"))?;
+        play::play(loaded, played, text, seed)
+    })
+    .await
+}
+
+async fn undo(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: SessionRequest = body(bytes)?;
+    change(&state, req, |_, played, _, _| Ok(play::undo(played))).await
+}
+
+async fn agent(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: SessionRequest = body(bytes)?;
+    let spec = play::agent_spec(
+        req.agent.as_deref().unwrap_or("mcts"),
+        req.strength.unwrap_or(2),
+    )?;
+    change(&state, req, move |loaded, played, seed, _| {
+        play::agent_move(loaded, played, &spec, seed)
+    })
+    .await
+}

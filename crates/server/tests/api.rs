@@ -1,0 +1,377 @@
+//! The server's HTTP API, driven over real HTTP: a server on a free port of 127.0.0.1 in this
+//! process, and a small blocking client.
+
+use std::path::PathBuf;
+
+use rulestone_server::{Config, Server, MAX_BODY};
+use serde_json::{json, Value};
+
+/// A server on any free port, serving `dir`.
+fn server(dir: Option<PathBuf>) -> Server {
+    let config = Config {
+        dir,
+        host: "127.0.0.1".to_string(),
+        port: 0,
+    };
+    Server::start(&config).unwrap_or_else(|e| panic!("the server starts: {e}"))
+}
+
+/// The status and JSON body of a GET (no body) or POST.
+fn call(server: &Server, path: &str, body: Option<Value>) -> (u16, Value) {
+    let url = format!("http://{}{path}", server.addr());
+    let answer = match body {
+        Some(b) => ureq::post(&url).send_json(b),
+        None => ureq::get(&url).call(),
+    };
+    let response = match answer {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{path}: {e}"),
+    };
+    let status = response.status();
+    let text = response.into_string().unwrap_or_default();
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value)
+}
+
+fn ok(server: &Server, path: &str, body: Value) -> Value {
+    let (status, v) = call(server, path, Some(body));
+    assert_eq!(status, 200, "{path}: {v}");
+    v
+}
+
+fn error_code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("")
+}
+
+fn texts(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter_map(|m| m["text"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A fresh directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
+}
+
+fn games_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games")
+}
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let s = server(None);
+    for (path, needle) in [
+        ("/", "<title>Rulestone"),
+        ("/app.js", "data-cell"),
+        ("/app.css", "#board"),
+    ] {
+        let url = format!("http://{}{path}", s.addr());
+        let body = ureq::get(&url)
+            .call()
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+            .into_string()
+            .unwrap_or_default();
+        assert!(body.contains(needle), "{path} lacks {needle}");
+    }
+    let (status, v) = call(&s, "/nothing/here", None);
+    assert_eq!((status, error_code(&v)), (404, "not-found"));
+    assert!(s.url().starts_with("http://127.0.0.1:"));
+}
+
+#[test]
+fn a_whole_game_is_played_undone_and_shared() {
+    let s = server(None);
+    let (_, list) = call(&s, "/api/games", None);
+    let ids: Vec<&str> = list["games"]
+        .as_array()
+        .map(|g| g.iter().filter_map(|g| g["id"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(ids.contains(&"bundled/tictactoe.game"), "{ids:?}");
+    let state = ok(&s, "/api/new", json!({"game": "bundled/tictactoe.game"}));
+    let session = state["session"].as_str().unwrap_or_default().to_string();
+    assert_eq!(state["legal"].as_array().map(Vec::len), Some(9));
+    assert_eq!(state["legal"][0]["cells"], json!(["a1"]));
+    assert!(state["svg"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("data-cell=\"b2\""));
+    for m in ["a1", "b1", "a2", "b2"] {
+        let last = ok(&s, "/api/play", json!({"session": session, "move": m}));
+        assert!(last["result"].is_null());
+    }
+    let (status, bad) = call(
+        &s,
+        "/api/play",
+        Some(json!({"session": session, "move": "a1"})),
+    );
+    assert_eq!((status, error_code(&bad)), (400, "illegal-move"), "{bad}");
+    let undone = ok(&s, "/api/undo", json!({"session": session}));
+    assert_eq!(texts(&undone), ["a1", "b1", "a2"]);
+    ok(&s, "/api/play", json!({"session": session, "move": "b2"}));
+    let last = ok(&s, "/api/play", json!({"session": session, "move": "a3"}));
+    assert_eq!(last["result"], json!("X wins"));
+    assert_eq!(last["legal"].as_array().map(Vec::len), Some(0));
+    let (status, over) = call(
+        &s,
+        "/api/play",
+        Some(json!({"session": session, "move": "c3"})),
+    );
+    assert_eq!((status, error_code(&over)), (400, "game-over"));
+    // A shared link's position: the game and its moves.
+    let shared = ok(
+        &s,
+        "/api/new",
+        json!({"game": "bundled/tictactoe.game", "moves": ["a1", "b1", "a2", "b2", "a3"]}),
+    );
+    assert_eq!(shared["result"], json!("X wins"));
+    assert_ne!(shared["session"], json!(session));
+    let (status, v) = call(
+        &s,
+        "/api/new",
+        Some(json!({"game": "bundled/tictactoe.game", "moves": ["a1", "a1"]})),
+    );
+    assert_eq!((status, error_code(&v)), (400, "illegal-move"));
+    assert!(v["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .starts_with("move 2"));
+}
+
+#[test]
+fn agents_play_and_chance_is_rolled() {
+    let s = server(None);
+    let state = ok(&s, "/api/new", json!({"game": "bundled/connect4.game"}));
+    let session = state["session"].as_str().unwrap_or_default().to_string();
+    for (agent, strength) in [("random", 1), ("mcts", 1), ("alphabeta", 1)] {
+        let before = texts(&ok(&s, "/api/state", json!({"session": session}))).len();
+        let after = ok(
+            &s,
+            "/api/agent",
+            json!({"session": session, "agent": agent, "strength": strength}),
+        );
+        assert_eq!(texts(&after).len(), before + 1, "{agent}");
+    }
+    for (body, code) in [
+        (json!({"session": session, "agent": "oracle"}), "bad-agent"),
+        (
+            json!({"session": session, "agent": "mcts", "strength": 9}),
+            "bad-strength",
+        ),
+        (json!({"session": "nope", "agent": "random"}), "no-session"),
+    ] {
+        let (_, v) = call(&s, "/api/agent", Some(body));
+        assert_eq!(error_code(&v), code, "{v}");
+    }
+    // A game with dice: the program rolls them, and the rolls are in the move list.
+    let dice = ok(&s, "/api/new", json!({"game": "bundled/einstein.game"}));
+    let id = dice["session"].as_str().unwrap_or_default().to_string();
+    assert_eq!(dice["chance"], json!(false));
+    let after = ok(&s, "/api/agent", json!({"session": id, "agent": "random"}));
+    let rolled = after["moves"].as_array().map_or(0, |m| {
+        m.iter().filter(|m| m["chance"] == json!(true)).count()
+    });
+    assert!(rolled >= 1, "{}", after["moves"]);
+    assert_eq!(after["chance"], json!(false));
+}
+
+#[test]
+fn options_change_the_board_and_bad_ones_are_refused() {
+    let s = server(None);
+    let start = ok(&s, "/api/new", json!({"game": "bundled/hex.game"}));
+    let small = ok(
+        &s,
+        "/api/new",
+        json!({"game": "bundled/hex.game", "options": {"size": 3}}),
+    );
+    assert_eq!(start["options"][0]["name"], json!("size"));
+    assert_eq!(small["options"][0]["value"], json!("3"));
+    assert_eq!(small["cells"].as_array().map(Vec::len), Some(9));
+    assert_ne!(start["svg"], small["svg"]);
+    let (status, v) = call(
+        &s,
+        "/api/new",
+        Some(json!({"game": "bundled/hex.game", "options": {"size": 99}})),
+    );
+    assert_eq!((status, error_code(&v)), (400, "bad-options"), "{v}");
+    assert_eq!(v["error"]["diagnostic"], json!("E0304"));
+}
+
+#[test]
+fn the_editor_gets_the_language_servers_diagnostics() {
+    let s = server(None);
+    let good = std::fs::read_to_string(games_dir().join("tictactoe.game")).unwrap_or_default();
+    let v = ok(&s, "/api/diagnose", json!({"source": good}));
+    assert_eq!(v["diagnostics"], json!([]));
+    let bad = good.replace("put stone at c", "put stonne at c");
+    let v = ok(&s, "/api/diagnose", json!({"source": bad}));
+    let first = &v["diagnostics"][0];
+    assert_eq!(first["severity"], json!("error"));
+    assert!(
+        first["code"].as_str().is_some_and(|c| c.starts_with('E')),
+        "{first}"
+    );
+    let line = good
+        .lines()
+        .position(|l| l.contains("put stone at c"))
+        .map(|l| l + 1);
+    assert_eq!(first["line"].as_u64(), line.map(|l| l as u64));
+    // Run: the edited text is played.
+    let edited = good.replace("cells x in 0..2, y in 0..2", "cells x in 0..3, y in 0..3");
+    let state = ok(&s, "/api/new", json!({"source": edited}));
+    assert_eq!(state["legal"].as_array().map(Vec::len), Some(16));
+    assert!(state["game"].is_null());
+    let (status, v) = call(&s, "/api/new", Some(json!({"source": bad})));
+    assert_eq!((status, error_code(&v)), (400, "bad-game"));
+}
+
+#[test]
+fn bad_requests_are_json_errors() {
+    let s = server(None);
+    let url = format!("http://{}/api/new", s.addr());
+    let cases: Vec<(String, u16, &str)> = vec![
+        ("not json".to_string(), 400, "bad-json"),
+        ("{}".to_string(), 400, "bad-json"),
+        ("x".repeat(MAX_BODY + 10), 413, "too-large"),
+        (
+            json!({"source": "x".repeat(rulestone_server::MAX_TEXT + 1)}).to_string(),
+            413,
+            "too-large",
+        ),
+    ];
+    for (body, status, code) in cases {
+        let answer = ureq::post(&url)
+            .set("content-type", "application/json")
+            .send_string(&body);
+        let response = match answer {
+            Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(response.status(), status);
+        let v: Value = response.into_json().unwrap_or(Value::Null);
+        assert_eq!(error_code(&v), code, "{v}");
+        assert!(v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()));
+    }
+    let (status, v) = call(&s, "/api/play", None);
+    assert_eq!((status, error_code(&v)), (405, "bad-method"));
+    let (status, v) = call(&s, "/api/state", Some(json!({"session": "gone"})));
+    assert_eq!((status, error_code(&v)), (404, "no-session"));
+    let (status, v) = call(&s, "/api/source?id=bundled/none.game", None);
+    assert_eq!((status, error_code(&v)), (404, "no-game"));
+}
+
+#[test]
+fn only_files_under_the_directory_are_read() {
+    let dir = scratch("served");
+    let outside = scratch("outside");
+    let text = std::fs::read_to_string(games_dir().join("tictactoe.game")).unwrap_or_default();
+    std::fs::create_dir_all(dir.join("sub")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.join("sub/mine.game"), &text).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(outside.join("secret.game"), &text).unwrap_or_else(|e| panic!("{e}"));
+    #[cfg(unix)]
+    {
+        let _ = std::os::unix::fs::symlink(outside.join("secret.game"), dir.join("link.game"));
+        let _ = std::os::unix::fs::symlink(&outside, dir.join("linked"));
+    }
+    let s = server(Some(dir.clone()));
+    let (_, list) = call(&s, "/api/games", None);
+    let ids: Vec<String> = list["games"]
+        .as_array()
+        .map(|g| {
+            g.iter()
+                .filter_map(|g| g["id"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(ids.contains(&"dir/sub/mine.game".to_string()), "{ids:?}");
+    assert!(
+        !ids.iter()
+            .any(|i| i.contains("link") || i.contains("secret")),
+        "{ids:?}"
+    );
+    let (status, v) = call(&s, "/api/source?id=dir/sub/mine.game", None);
+    assert_eq!(status, 200);
+    assert_eq!(v["source"], json!(text));
+    for id in [
+        "dir/../outside/secret.game",
+        "dir/sub/../../outside/secret.game",
+        "dir//etc/passwd",
+        "dir/link.game",
+        "dir/linked/secret.game",
+        "dir/sub",
+        "/etc/passwd",
+    ] {
+        let (status, v) = call(
+            &s,
+            &format!("/api/source?id={}", id.replace('/', "%2F")),
+            None,
+        );
+        assert_eq!((status, error_code(&v)), (404, "no-game"), "{id}: {v}");
+        let (status, v) = call(&s, "/api/new", Some(json!({"game": id})));
+        assert_eq!((status, error_code(&v)), (404, "no-game"), "{id}: {v}");
+    }
+    let state = ok(&s, "/api/new", json!({"game": "dir/sub/mine.game"}));
+    assert_eq!(state["game"], json!("dir/sub/mine.game"));
+}
+
+/// Texts written to hurt: nesting far too deep, a `repeat` whose moves run past the step
+/// limit, a board past the cell limit. Each gets an error answer, and another session is
+/// served meanwhile.
+#[test]
+fn hostile_texts_get_errors_and_other_sessions_go_on() {
+    let s = server(None);
+    let ui = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/ui");
+    let read = |p: &str| std::fs::read_to_string(ui.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
+    let tictactoe = std::fs::read_to_string(games_dir().join("tictactoe.game")).unwrap_or_default();
+    let deep = tictactoe.replace(
+        "pick c in empty",
+        &format!(
+            "pick c in {}empty{}",
+            "(".repeat(50_000),
+            ")".repeat(50_000)
+        ),
+    );
+    let hostile = [
+        (deep, "bad-game"),
+        (read("runtime/E1008-wide-repeat.game"), "out-of-steps"),
+        (read("board/E0403-too-many-cells.game"), "bad-game"),
+        (read("limits/E1004-repeat-too-long.game"), "bad-game"),
+    ];
+    let calm = ok(&s, "/api/new", json!({"game": "bundled/tictactoe.game"}));
+    let session = calm["session"].as_str().unwrap_or_default().to_string();
+    let addr = s.addr();
+    let attackers: Vec<_> = hostile
+        .into_iter()
+        .map(|(text, code)| {
+            std::thread::spawn(move || {
+                let url = format!("http://{addr}/api/new");
+                let response = match ureq::post(&url).send_json(json!({"source": text})) {
+                    Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+                    Err(e) => panic!("{e}"),
+                };
+                let v: Value = response.into_json().unwrap_or(Value::Null);
+                assert_eq!(error_code(&v), code, "{v}");
+            })
+        })
+        .collect();
+    // The calm session is served while the hostile texts are worked on.
+    for m in ["a1", "b1", "a2", "b2", "a3"] {
+        ok(&s, "/api/play", json!({"session": session, "move": m}));
+    }
+    for a in attackers {
+        a.join()
+            .unwrap_or_else(|_| panic!("a hostile request failed"));
+    }
+    let end = ok(&s, "/api/state", json!({"session": session}));
+    assert_eq!(end["result"], json!("X wins"));
+}

@@ -1,0 +1,391 @@
+//! The page in a real browser: Debian's chromium, headless, driven through chromedriver
+//! (WebDriver) with fantoccini. It plays whole games by clicking cells, plays against an agent,
+//! makes an error in the editor and sees the diagnostic at its line, changes an option and
+//! sees the board change, and saves a screenshot of each seed game's board into
+//! `target/screenshots/`.
+//!
+//! Skipped, with a message, where `chromium` or `chromedriver` is not installed
+//! (`apt-get install chromium chromium-driver`; `.ci/run` installs them).
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use rulestone_server::{Config, Server};
+use serde_json::{json, Value};
+
+/// How long any one thing the page does may take before the test fails.
+const PATIENCE: Duration = Duration::from_secs(60);
+/// The seed games whose boards are saved as screenshots.
+const SEED_GAMES: [&str; 5] = ["pylos", "stoneball", "steinplatz", "tankball", "warstone"];
+
+fn find(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .chain([
+            PathBuf::from("/usr/bin"),
+            PathBuf::from("/usr/lib/chromium"),
+        ])
+        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
+        .find(|p| p.is_file())
+}
+
+/// chromedriver, ended when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("no free port: {e}"))
+}
+
+async fn browser(chromium: &Path, driver_port: u16, profile: &Path) -> Client {
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1600",
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .chain([format!("--user-data-dir={}", profile.display())])
+    .collect::<Vec<_>>();
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_string(),
+        json!({"binary": chromium.display().to_string(), "args": args}),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let started = Instant::now();
+    loop {
+        let connected = ClientBuilder::new(connector.clone())
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{driver_port}"))
+            .await;
+        match connected {
+            Ok(c) => return c,
+            Err(e) if started.elapsed() > PATIENCE => panic!("cannot start chromium: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    }
+}
+
+/// Waits until `script` (the body of a function) returns a truthy value; that value.
+async fn until(c: &Client, what: &str, script: &str) -> Value {
+    let started = Instant::now();
+    loop {
+        let v = c.execute(script, vec![]).await.unwrap_or(Value::Null);
+        let truthy = match &v {
+            Value::Null | Value::Bool(false) => false,
+            Value::Number(n) => n.as_f64() != Some(0.0),
+            Value::String(s) => !s.is_empty(),
+            _ => true,
+        };
+        if truthy {
+            return v;
+        }
+        assert!(started.elapsed() < PATIENCE, "waited too long for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until the page is idle with a state shown; the state.
+async fn idle(c: &Client) -> Value {
+    until(
+        c,
+        "the page to be idle",
+        "return (typeof st !== 'undefined' && st && !busy) ? st : null;",
+    )
+    .await
+}
+
+async fn click(c: &Client, css: &str) {
+    let el = c
+        .wait()
+        .at_most(PATIENCE)
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no element {css}: {e}"));
+    el.click()
+        .await
+        .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+}
+
+async fn open(c: &Client, base: &str, hash: &str) -> Value {
+    c.goto(&format!("{base}blank"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    c.goto(&format!("{base}{hash}"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    idle(c).await
+}
+
+/// Plays `text`, a legal move of the shown position, by clicking the cells its notation
+/// names in order, then its button if the cells alone leave a choice.
+async fn play_by_clicks(c: &Client, m: &Value) {
+    let before = idle(c).await["moves"].as_array().map_or(0, Vec::len);
+    let text = m["text"].as_str().unwrap_or_default();
+    let played = format!("return !busy && st.moves.length > {before}");
+    for cell in m["cells"].as_array().into_iter().flatten() {
+        let cell = cell.as_str().unwrap_or_default();
+        click(c, &format!("#board [data-cell=\"{cell}\"]")).await;
+        // The click may have played the move: wait for its answer before looking.
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        until(c, "the click's answer", "return !busy").await;
+        let moved = c.execute(&played, vec![]).await.unwrap_or(Value::Null);
+        if moved == json!(true) {
+            break;
+        }
+    }
+    let moved = c.execute(&played, vec![]).await.unwrap_or(Value::Null);
+    if moved != json!(true) {
+        let button = format!(
+            "#choices button[data-move=\"{}\"]",
+            text.replace('"', "\\\"")
+        );
+        click(c, &button).await;
+    }
+    until(c, &format!("the move {text} to be played"), &played).await;
+}
+
+/// Plays the shown game to its end by clicks, each move the first legal one (at most
+/// `limit` moves); the result.
+async fn play_to_the_end(c: &Client, limit: usize) -> String {
+    for _ in 0..limit {
+        let state = idle(c).await;
+        if let Some(result) = state["result"].as_str() {
+            return result.to_string();
+        }
+        let legal = state["legal"].as_array().cloned().unwrap_or_default();
+        let pick = legal.len() / 2;
+        play_by_clicks(c, &legal[pick]).await;
+    }
+    panic!("the game did not end within {limit} moves");
+}
+
+async fn tictactoe_and_an_agent(c: &Client, base: &str) {
+    open(c, base, "#game=bundled%2Ftictactoe.game").await;
+    for cell in ["a1", "b1", "a2", "b2", "a3"] {
+        let n = idle(c).await["moves"].as_array().map_or(0, Vec::len);
+        click(c, &format!("#board [data-cell=\"{cell}\"]")).await;
+        until(
+            c,
+            cell,
+            &format!("return !busy && st.moves.length === {}", n + 1),
+        )
+        .await;
+    }
+    let status = until(c, "the result", "return document.querySelector('#status.over') && document.querySelector('#status').textContent").await;
+    assert_eq!(status, json!("Game over: X wins"));
+    let share = c
+        .execute("return document.querySelector('#share').value", vec![])
+        .await
+        .unwrap_or(Value::Null);
+    assert!(
+        share.as_str().is_some_and(|s| s.contains("moves=a1%3Bb1")),
+        "{share}"
+    );
+    // The link opens the same position.
+    let shared = open(
+        c,
+        base,
+        &format!(
+            "#{}",
+            share
+                .as_str()
+                .and_then(|s| s.split('#').nth(1))
+                .unwrap_or("")
+        ),
+    )
+    .await;
+    assert_eq!(shared["result"], json!("X wins"));
+    // Undo, then the computer plays O.
+    click(c, "#undo").await;
+    until(c, "undo", "return !busy && st.moves.length === 4").await;
+    c.execute("document.querySelector('#opponent').value = '1'; document.querySelector('#opponent').dispatchEvent(new Event('change'));", vec![]).await.unwrap_or(Value::Null);
+    click(c, "#board [data-cell=\"c1\"]").await;
+    until(
+        c,
+        "the agent's answer",
+        "return !busy && st.moves.length === 6",
+    )
+    .await;
+    c.execute("document.querySelector('#opponent').value = ''", vec![])
+        .await
+        .unwrap_or(Value::Null);
+}
+
+async fn editor_diagnostics(c: &Client, base: &str) {
+    open(c, base, "#game=bundled%2Ftictactoe.game").await;
+    until(
+        c,
+        "no problems",
+        "return document.querySelector('#diagnostics li.ok')",
+    )
+    .await;
+    let original = c
+        .execute("return document.querySelector('#source').value", vec![])
+        .await
+        .unwrap_or(Value::Null);
+    let area = c
+        .find(Locator::Css("#source"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    area.click().await.unwrap_or_else(|e| panic!("{e}"));
+    c.execute("const t = document.querySelector('#source'); t.setSelectionRange(t.value.length, t.value.length);", vec![]).await.unwrap_or(Value::Null);
+    area.send_keys("\nbogus line here\n")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = c
+        .execute("return document.querySelector('#source').value", vec![])
+        .await
+        .unwrap_or(Value::Null);
+    let line = text
+        .as_str()
+        .and_then(|t| t.lines().position(|l| l.contains("bogus line here")))
+        .map(|l| l + 1)
+        .unwrap_or_else(|| panic!("the typed line is in the editor"));
+    let shown = until(c, "the diagnostic", "const li = document.querySelector('#diagnostics li.error'); return li && [li.dataset.line, li.dataset.code, li.textContent];").await;
+    assert_eq!(shown[0], json!(line.to_string()), "{shown}");
+    assert!(
+        shown[1].as_str().is_some_and(|c| c.starts_with('E')),
+        "{shown}"
+    );
+    // Fixed again: no problems, and Run plays the edited text.
+    c.execute(
+        "const t = document.querySelector('#source'); t.value = arguments[0]; t.dispatchEvent(new Event('input'));",
+        vec![original],
+    )
+    .await
+    .unwrap_or(Value::Null);
+    until(
+        c,
+        "the fix",
+        "return document.querySelector('#diagnostics li.ok')",
+    )
+    .await;
+    click(c, "#run").await;
+    until(
+        c,
+        "the edited game",
+        "return !busy && st && st.game === null",
+    )
+    .await;
+}
+
+async fn options_change_the_board(c: &Client, base: &str) {
+    let start = open(c, base, "#game=bundled%2Fhex.game").await;
+    let cells = start["cells"].as_array().map_or(0, Vec::len);
+    let input = c
+        .find(Locator::Css("#options [data-option=\"size\"]"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Emptied without an event, then typed into: one change, when the field is left.
+    c.execute(
+        "document.querySelector('#options [data-option=\"size\"]').value = ''",
+        vec![],
+    )
+    .await
+    .unwrap_or(Value::Null);
+    input
+        .send_keys("3\u{E004}")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    until(
+        c,
+        "the smaller board",
+        "return !busy && document.querySelectorAll('#board [data-cell]').length === 9",
+    )
+    .await;
+    assert_ne!(cells, 9);
+}
+
+/// Saves a PNG screenshot as `target/screenshots/NAME.png`.
+fn save(shot: &[u8], name: &str) {
+    assert!(shot.starts_with(b"\x89PNG"), "{name} is a PNG");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../screenshots");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, shot).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+async fn screenshots(c: &Client, base: &str) {
+    for game in SEED_GAMES {
+        c.goto(&format!("{base}blank"))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        c.goto(&format!("{base}#game=bundled%2F{game}.game"))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        // A table game is not drawn: the page says so, and the picture shows that.
+        until(c, game, "return !busy && (document.querySelector('#board svg') || document.querySelector('#error').textContent)").await;
+        let shot = match c.find(Locator::Css("#board svg")).await {
+            Ok(board) => board.screenshot().await,
+            Err(_) => c.screenshot().await,
+        }
+        .unwrap_or_else(|e| panic!("{game}: {e}"));
+        save(&shot, game);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_works_in_chromium() {
+    let (Some(chromium), Some(chromedriver)) = (
+        find(&["chromium", "chromium-browser"]),
+        find(&["chromedriver"]),
+    ) else {
+        eprintln!("skipped: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let server = Server::start(&Config {
+        dir: None,
+        host: "127.0.0.1".to_string(),
+        port: 0,
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let base = server.url();
+    let port = free_port();
+    let _driver = Driver(
+        Command::new(&chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", chromedriver.display())),
+    );
+    let profile =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-profile-{port}"));
+    let _ = std::fs::remove_dir_all(&profile);
+    let c = browser(&chromium, port, &profile).await;
+    tictactoe_and_an_agent(&c, &base).await;
+    // A whole Pylos game (a small one), by clicks: placements, raises and take-backs alike.
+    open(&c, &base, "#game=bundled%2Fpylos.game&set.base=3").await;
+    let result = play_to_the_end(&c, 400).await;
+    assert!(result.contains("wins") || result == "draw", "{result}");
+    save(
+        &c.screenshot().await.unwrap_or_else(|e| panic!("{e}")),
+        "page-pylos-end",
+    );
+    editor_diagnostics(&c, &base).await;
+    options_change_the_board(&c, &base).await;
+    screenshots(&c, &base).await;
+    let _ = c.close().await;
+    let _ = std::fs::remove_dir_all(&profile);
+}
