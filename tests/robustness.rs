@@ -587,3 +587,26 @@ fn minus_chain_checks_in_linear_time() {
     let diags = rulestone::diagnose(&source, &[]);
     assert!(!rulestone::diag::has_errors(&diags), "it checks clean");
 }
+
+/// A text that is the notation of two legal moves is refused wherever it is read, with E1010's
+/// message, rather than standing for one of them: a typed list here, so a record could never
+/// replay as a different game.
+#[test]
+fn a_notation_naming_two_moves_is_refused() {
+    let path = "tests/ui/runtime/E1010-same-notation.game";
+    let mut c = common::cli::cmd(&["moves"]);
+    c.arg(path).args(["--after", "b2"]);
+    let o = c.output().expect("run rulestone");
+    assert_eq!(common::cli::code(&o), 2);
+    let err = common::cli::stderr(&o);
+    assert!(
+        err.contains("`b2` is the notation of 2 legal moves here") && err.contains("E1010"),
+        "{err}"
+    );
+    let source = std::fs::read_to_string(common::root().join(path)).expect("readable");
+    let program = rulestone::compile(&source, &[]).expect("compiles");
+    let mut engine = Engine::new(&program);
+    let legal = rulestone::session::notation::legal_with_text(&mut engine);
+    let same = rulestone::session::notation::same_notation(&legal).expect("two moves alike");
+    assert_eq!((same.text.as_str(), same.count), ("b2", 2));
+}

@@ -126,17 +126,16 @@ fn ui() {
 }
 
 /// `// run`: the errors of listing the first position's moves, as a command would meet them
-/// (a generation past the step limit, E1008).
+/// (a generation past the step limit, E1008; two moves written the same, E1010).
 fn run_first_position(source: &str, sets: &[(String, String)]) -> Vec<Diag> {
     let Ok(program) = rulestone::compile(source, sets) else {
         return Vec::new();
     };
     let mut engine = rulestone::runtime::Engine::new(&program);
-    engine.legal_moves(&mut Vec::new());
-    rulestone::runtime::game::steps_exceeded(&engine)
-        .map(|e| Box::new(e) as Diag)
-        .into_iter()
-        .collect()
+    let legal = rulestone::session::notation::legal_with_text(&mut engine);
+    let exceeded = rulestone::runtime::game::steps_exceeded(&engine).map(|e| Box::new(e) as Diag);
+    let same = rulestone::session::notation::same_notation(&legal).map(|e| Box::new(e) as Diag);
+    exceeded.into_iter().chain(same).collect()
 }
 
 /// What is wrong with a fixture's diagnostics, given its header; `checked_clean` says whether

@@ -61,5 +61,9 @@ pub fn bad_move(text: &str, e: &BadMove) -> PyErr {
             }
             game_error(&message, Some("illegal"))
         }
+        BadMove::Ambiguous(same) => game_error(
+            &format!("{}\n  note: {}", same.message(), same.note()),
+            Some("same-notation"),
+        ),
     }
 }

@@ -127,6 +127,9 @@ pub(crate) fn read_at<G: Shown>(
         ))
         .notes(notes)
         .into()),
+        Err(BadMove::Ambiguous(same)) => Err(CliError::new(format!("{place}: {}", same.message()))
+            .note(same.note())
+            .into()),
     }
 }
 

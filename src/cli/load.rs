@@ -237,6 +237,11 @@ pub(crate) fn play_texts(
                         .into(),
                 );
             }
+            Err(BadMove::Ambiguous(same)) => {
+                return Err(CliError::new(format!("{}: {}", place(i), same.message()))
+                    .note(same.note())
+                    .into());
+            }
         }
     }
     Ok(played)

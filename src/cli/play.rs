@@ -680,6 +680,10 @@ impl<G: Shown> Playing<'_, '_, G> {
                     .notes(notes);
                 emit(&format!("{e}\n"))
             }
+            Err(BadMove::Ambiguous(same)) => emit(&format!(
+                "{}\n",
+                CliError::new(same.message()).note(same.note())
+            )),
             Err(BadMove::GameOver(r)) => emit(&format!("the {} is over: {r}\n", self.games.kind)),
         }
     }
@@ -700,6 +704,10 @@ impl<G: Shown> Playing<'_, '_, G> {
                     .note("type `moves` for the whole list, `help` for the commands");
                 emit(&format!("{e}\n"))
             }
+            Err(BadMove::Ambiguous(same)) => emit(&format!(
+                "{}\n",
+                CliError::new(same.message()).note(same.note())
+            )),
             Err(BadMove::GameOver(r)) => emit(&format!("the {} is over: {r}\n", self.games.kind)),
         }
     }

@@ -104,6 +104,7 @@ codes! {
     "E1007" => "a move needs too many decisions",
     "E1008" => "move generation took too many steps",
     "E1009" => "nested loops past the step limit",
+    "E1010" => "two legal moves written the same",
 }
 
 /// Codes that no valid input should reach (bugs in Rulestone): they have an explanation but no

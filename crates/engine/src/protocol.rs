@@ -241,6 +241,9 @@ fn bad_move(text: &str, bad: BadMove) -> Refusal {
         BadMove::Illegal { notes } => {
             Refusal::new("illegal-move", format!("`{text}` is not a legal move")).notes(notes)
         }
+        BadMove::Ambiguous(same) => {
+            Refusal::new("same-notation", same.message()).notes(vec![same.note()])
+        }
     }
 }
 

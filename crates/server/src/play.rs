@@ -265,6 +265,11 @@ fn play_one(
             e.notes = notes;
             e
         }
+        rulestone_session::BadMove::Ambiguous(same) => {
+            let mut e = ApiError::new(400, "same-notation", same.message());
+            e.notes = vec![same.note()];
+            e
+        }
     })?;
     if let Some((m, _)) = pos.played().get(before) {
         played.push((*m, false));

@@ -18,5 +18,5 @@ pub mod record;
 
 pub use actions::{ActionError, ActionSpace, ActionSpaceError, MAX_ACTIONS};
 pub use game::{BadAction, Game, LegalMove, LoadError, Position};
-pub use notation::BadMove;
+pub use notation::{BadMove, SameNotation};
 pub use record::Record;

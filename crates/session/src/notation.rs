@@ -70,11 +70,62 @@ pub fn legal_with_text(engine: &mut Engine<'_>) -> Vec<(Move, String)> {
         .collect()
 }
 
+/// Two or more legal moves of one position written the same: a typed move or a record could
+/// not say which was played, so a saved game could replay as another. The game's `write`s
+/// must spell each move differently.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[error("{count} legal moves of one position are written `{text}`")]
+#[diagnostic(
+    code(E1010),
+    help(
+        "a move's notation must name it alone, or records would replay another game; make the \
+         turn's `write`s spell what tells these moves apart (every cell or value chosen)"
+    )
+)]
+pub struct SameNotation {
+    pub text: String,
+    pub count: usize,
+}
+
+impl SameNotation {
+    /// The refusal's message, the same in every front end: `{text}` names several moves.
+    #[must_use]
+    pub fn message(&self) -> String {
+        format!(
+            "`{}` is the notation of {} legal moves here, so it cannot tell which is meant",
+            self.text, self.count
+        )
+    }
+
+    /// The note that says what is wrong with the game and where to read more.
+    #[must_use]
+    pub fn note(&self) -> String {
+        "the game's notation must name each move alone (error E1010; `rulestone explain E1010`)"
+            .to_string()
+    }
+}
+
+/// The first notation that more than one of `legal` is written as, if any.
+#[must_use]
+pub fn same_notation(legal: &[(Move, String)]) -> Option<SameNotation> {
+    let mut texts: Vec<&str> = legal.iter().map(|(_, t)| t.as_str()).collect();
+    texts.sort_unstable();
+    texts
+        .windows(2)
+        .find(|w| w[0] == w[1])
+        .map(|w| SameNotation {
+            text: w[0].to_string(),
+            count: texts.iter().filter(|t| **t == w[0]).count(),
+        })
+}
+
 /// Why a typed move could not be played.
 #[derive(Debug)]
 pub enum BadMove {
     /// The game ended before this move.
     GameOver(String),
+    /// The text is the notation of several legal moves (E1010): the game cannot tell which.
+    Ambiguous(SameNotation),
     /// Not the notation of any legal move; carries notes for the message: why, when it can be
     /// told (a cell that is not on the board, a near miss of a legal move's spelling), then a
     /// hint listing legal moves.
@@ -89,7 +140,15 @@ pub fn find_move(engine: &mut Engine<'_>, text: &str) -> std::result::Result<Mov
         return Err(BadMove::GameOver(result_text(engine.program(), r)));
     }
     let legal = legal_with_text(engine);
-    if let Some((m, _)) = legal.iter().find(|(_, t)| *t == text) {
+    let mut exact = legal.iter().filter(|(_, t)| *t == text);
+    if let Some((m, _)) = exact.next() {
+        let others = exact.count();
+        if others > 0 {
+            return Err(BadMove::Ambiguous(SameNotation {
+                text,
+                count: others + 1,
+            }));
+        }
         return Ok(*m);
     }
     let folded: Vec<&(Move, String)> = legal
