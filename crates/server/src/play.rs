@@ -278,6 +278,19 @@ fn play_one(
     Ok(())
 }
 
+/// The position after `played`, refused when its game is over.
+fn unfinished<'g>(loaded: &'g Loaded, played: &[(Move, bool)]) -> Result<Position<'g>, ApiError> {
+    let mut pos = replay(&loaded.game, played);
+    if let Some(result) = pos.result_text() {
+        return Err(ApiError::new(
+            400,
+            "game-over",
+            format!("the game is over: {result}"),
+        ));
+    }
+    Ok(pos)
+}
+
 /// The moves after playing `text` (and the rolls that follow it).
 ///
 /// # Errors
@@ -288,14 +301,7 @@ pub(crate) fn play(
     text: &str,
     seed: u64,
 ) -> Result<Played, ApiError> {
-    let mut pos = replay(&loaded.game, &played);
-    if let Some(result) = pos.result_text() {
-        return Err(ApiError::new(
-            400,
-            "game-over",
-            format!("the game is over: {result}"),
-        ));
-    }
+    let mut pos = unfinished(loaded, &played)?;
     play_one(&mut pos, &mut played, text, seed)?;
     steps_ok(&mut pos)?;
     Ok(played)
@@ -349,14 +355,7 @@ pub(crate) fn agent_move(
     spec: &AgentSpec,
     seed: u64,
 ) -> Result<Played, ApiError> {
-    let mut pos = replay(&loaded.game, &played);
-    if let Some(result) = pos.result_text() {
-        return Err(ApiError::new(
-            400,
-            "game-over",
-            format!("the game is over: {result}"),
-        ));
-    }
+    let mut pos = unfinished(loaded, &played)?;
     let mut agent = spec.build::<BoardGame<'_>>(seed.wrapping_add(played.len() as u64));
     let thought = agent
         .choose(pos.as_game())
