@@ -86,7 +86,7 @@ fn source_of(path_or_text: &str) -> PyResult<(String, String)> {
 }
 
 /// Loads a board game from a `.game` file's path (or its text, when the string holds a line
-/// break) with option values as keyword arguments, e.g. `load("games/hex.game", size=7)`.
+/// break) with option values as keyword arguments, e.g. `load("variant.game", size=7)`.
 /// Raises `GameError` with the rendered diagnostics (codes, spans, help) when it does not load.
 #[pyfunction]
 #[pyo3(signature = (path_or_text, **options))]

@@ -1,9 +1,9 @@
-//! A bounded load run against a server on 127.0.0.1 in this process: `CLIENTS` clients (50
-//! unless given) each play random legal moves of a bundled game for `SECONDS` seconds (30
-//! unless given), starting a new game when one ends; it prints the requests, errors and the
-//! latency percentiles.
+//! A bounded load run against a server on 127.0.0.1 in this process: `CLIENTS` clients each
+//! play random legal moves of the bundled game `GAME` (its file name without `.game`) for
+//! `SECONDS` seconds, starting a new game when one ends; it prints the requests, errors and
+//! the latency percentiles.
 //!
-//! `cargo run --release -p rulestone-server --example load -- 50 30 tictactoe`
+//! `cargo run --release -p rulestone-server --example load -- CLIENTS SECONDS GAME`
 
 use std::time::{Duration, Instant};
 
@@ -55,12 +55,14 @@ fn client(base: &str, game: &str, seed: u64, until: Instant) -> (Vec<Duration>, 
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let clients: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(50);
-    let seconds: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(30);
-    let game = args
-        .get(2)
-        .cloned()
-        .unwrap_or_else(|| "tictactoe".to_string());
+    let (Some(clients), Some(seconds), Some(game)) = (
+        args.first().and_then(|a| a.parse::<usize>().ok()),
+        args.get(1).and_then(|a| a.parse::<u64>().ok()),
+        args.get(2).cloned(),
+    ) else {
+        eprintln!("usage: load CLIENTS SECONDS GAME (a bundled game's file name without .game)");
+        std::process::exit(2);
+    };
     let server = match Server::start(&Config {
         port: 0,
         ..Config::default()
