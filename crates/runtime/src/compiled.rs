@@ -161,8 +161,9 @@ impl<'o> Gen<'o> {
         }
     }
 
-    /// Counts one round of a loop against the generation's steps (a `repeat` or `while` that
-    /// chooses nothing still spends them); true once none are left, and the walk unwinds.
+    /// Counts one step of the generation: a choice tried, or a round of a loop (a `repeat` or
+    /// `while` that chooses nothing still spends them); true once none are left, and the walk
+    /// unwinds.
     #[inline]
     pub fn out_of_steps(&mut self) -> bool {
         if self.steps_left == 0 {
@@ -201,10 +202,9 @@ impl<'o> Gen<'o> {
     /// when the generation has used all its steps.
     #[inline]
     pub fn extend(&mut self, m: Move, decision: u8) -> Option<Move> {
-        if self.steps_left == 0 {
+        if self.out_of_steps() {
             return None;
         }
-        self.steps_left -= 1;
         let mut longer = m;
         if longer.push(decision) {
             Some(longer)
@@ -218,10 +218,9 @@ impl<'o> Gen<'o> {
     /// proved it for the choice), so it cannot be full.
     #[inline]
     pub fn extend_at<const D: usize>(&mut self, m: Move, decision: u8) -> Option<Move> {
-        if self.steps_left == 0 {
+        if self.out_of_steps() {
             return None;
         }
-        self.steps_left -= 1;
         Some(m.pushed_at::<D>(decision))
     }
 
