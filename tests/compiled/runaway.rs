@@ -13,7 +13,7 @@ use rulestone_runtime::compiled::{
 use rulestone_runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
-pub static TURNS: [CompiledTurn; 3] = [
+pub static TURNS: [CompiledTurn; 4] = [
     CompiledTurn {
         label: "Nested rounds",
         fingerprint: 0x05a24f4865f0fb63,
@@ -42,6 +42,16 @@ pub static TURNS: [CompiledTurn; 3] = [
         fast: Some(FastRuns {
             perft: fast_perft::<p2::Turn>,
             play: fast_play::<p2::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Same notation",
+        fingerprint: 0x294d6d4fb16c93ab,
+        generate: p3::generate,
+        apply: p3::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p3::Turn>,
+            play: fast_play::<p3::Turn>,
         }),
     },
 ];
@@ -891,5 +901,275 @@ mod p2 {
         cand: u16,
     ) -> bool {
         !s0(e, pos, v, ALL, cand).is_empty()
+    }
+}
+/// Same notation
+mod p3 {
+    use super::*;
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 0>;
+    const ALL: S = S::from_words([0x1ff]);
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 0, 0>;
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+    /// `forward_diagonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 9]; 1] = [
+        [
+            S::from_words([0x10]),
+            S::from_words([0x20]),
+            S::from_words([0x0]),
+            S::from_words([0x82]),
+            S::from_words([0x104]),
+            S::from_words([0x0]),
+            S::from_words([0x10]),
+            S::from_words([0x20]),
+            S::from_words([0x0]),
+        ],
+    ];
+    static RH0: [S; 1] = [S::from_words([0xdb])];
+    static RI0: [[S; 9]; 1] = [
+        [
+            S::from_words([0x0]),
+            S::from_words([0x8]),
+            S::from_words([0x10]),
+            S::from_words([0x0]),
+            S::from_words([0x41]),
+            S::from_words([0x82]),
+            S::from_words([0x0]),
+            S::from_words([0x8]),
+            S::from_words([0x10]),
+        ],
+    ];
+    static RIH0: [S; 1] = [S::from_words([0x1b6])];
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = PW::of(e);
+        walk(e, pos, g)
+    }
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], &pos, m, g)
+    }
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s8(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
+                at1(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s12(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_short_with_at::<1>(m, c as u8);
+        }
+    }
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        let pos = &mut pos;
+        ap0(e, [0; 16], pos, r)
+    }
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+    impl FastTurn for Turn {
+        type P = P;
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = walk_pos(&e.pos);
+            walk(e, pos, g);
+        }
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap2(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap3(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap5(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn s0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x0]) & d
+    }
+    #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1]) & d
+    }
+    #[inline]
+    fn s2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1]) & d
+    }
+    #[inline]
+    fn s3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x40]) & d
+    }
+    #[inline]
+    fn s4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x41]) & d
+    }
+    #[inline]
+    fn s5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x0]) & d
+    }
+    #[inline]
+    fn s6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x4]) & d
+    }
+    #[inline]
+    fn s7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x4]) & d
+    }
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+    #[inline]
+    fn s9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+    #[inline]
+    fn s10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+    #[inline]
+    fn s11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
 }

@@ -1021,27 +1021,25 @@ mod p0 {
     }
     #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(v[1]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[1]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap5(e, v, pos, r);
     }
     #[inline(always)]
     fn ap5(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(11u16);
-        let to = usize::from(v[0]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(11u16), usize::from(v[0]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap18(e, v, pos, r);
     }
@@ -4138,14 +4136,13 @@ mod p1 {
     }
     #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(v[1]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[1]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap5(e, v, pos, r);
     }
@@ -19334,14 +19331,13 @@ mod p11 {
     }
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(v[1]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[1]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap4(e, v, pos, r);
     }
@@ -23753,12 +23749,12 @@ mod p14 {
     #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let from = usize::from(v[0]);
-        let to = usize::from(v[1]);
-        if from != to {
-            let piece = pos.code(from);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[1]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         at6(e, v, &pos, m, g);
     }
@@ -23833,14 +23829,13 @@ mod p14 {
     }
     #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(v[1]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[1]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap6(e, v, pos, r);
     }
@@ -25141,14 +25136,13 @@ mod p15 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(21u16);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(21u16));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap4(e, v, pos, r);
     }
@@ -28914,14 +28908,13 @@ mod p18 {
     }
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[1]);
-        let to = usize::from(v[2]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[1]), usize::from(v[2]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap79(e, v, pos, r);
     }
@@ -32987,12 +32980,12 @@ mod p19 {
     #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let from = usize::from(v[1]);
-        let to = usize::from(v[2]);
-        if from != to {
-            let piece = pos.code(from);
-            pos.set_cell::<true>(e.zobrist(), from, 0);
-            pos.set_cell::<true>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[1]), usize::from(v[2]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            pos.set_cell::<true>(e.zobrist(), c, piece);
         }
         at27(e, v, &pos, m, g);
     }
@@ -33203,14 +33196,13 @@ mod p19 {
     }
     #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[1]);
-        let to = usize::from(v[2]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[1]), usize::from(v[2]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap27(e, v, pos, r);
     }
@@ -34472,14 +34464,13 @@ mod p20 {
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(v[3]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[3]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap11(e, v, pos, r);
     }
@@ -42965,14 +42956,13 @@ mod p25 {
     }
     #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[2]);
-        let to = usize::from(v[0]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[2]), usize::from(v[0]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap33(e, v, pos, r);
     }
@@ -46814,12 +46804,12 @@ mod p27 {
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let from = usize::from(v[1]);
-        let to = usize::from(v[2]);
-        if from != to {
-            let piece = pos.code(from);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[1]), usize::from(v[2]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         at19(e, v, &pos, m, g);
     }
@@ -46866,12 +46856,12 @@ mod p27 {
         g: &mut Gen<'_>,
     ) {
         let mut pos = *pos;
-        let from = usize::from(v[3]);
-        let to = usize::from(v[4]);
-        if from != to {
-            let piece = pos.code(from);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[3]), usize::from(v[4]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         at16(e, v, &pos, m, g);
     }
@@ -47079,14 +47069,13 @@ mod p27 {
     }
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[1]);
-        let to = usize::from(v[2]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[1]), usize::from(v[2]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap10(e, v, pos, r);
     }
@@ -47112,14 +47101,13 @@ mod p27 {
     }
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[3]);
-        let to = usize::from(v[4]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[3]), usize::from(v[4]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap16(e, v, pos, r);
     }
@@ -48341,14 +48329,13 @@ mod p28 {
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(v[1]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[1]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap15(e, v, pos, r);
     }
@@ -50044,8 +50031,7 @@ mod p30 {
         let max = i5(e, &pos, &v, 0);
         let feet = s5(e, &pos, &v, ALL, 0);
         for (k, shape) in e.program().shapes.iter().enumerate() {
-            let stock = usize::from(shape.stock) + usize::from(who);
-            if pos.counters[stock] <= 0 {
+            if !ops::has_stock(&pos.counters, shape, who) {
                 continue;
             }
             let (first, end) = table.by_shape[k];
@@ -50161,16 +50147,17 @@ mod p30 {
         let who = e.rt_mover();
         let parts = table.parts_of(inst);
         let z = ops::settle(parts, &pos.counters, 1usize);
-        for part in parts {
-            let (slot, value) = ops::part_top(part, 1usize, z);
+        let shape = e.program().shapes.get(usize::from(inst.shape));
+        for (slot, value) in ops::placement_changes(
+            parts,
+            shape,
+            &pos.counters,
+            1usize,
+            z,
+            who,
+        ) {
             e.rt_set_counter(slot, value);
             pos.set_counter::<false>(e.zobrist(), slot, value);
-        }
-        if let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {
-            let stock = usize::from(shape.stock) + usize::from(who);
-            let left = pos.counters[stock] - 1;
-            e.rt_set_counter(stock, left);
-            pos.set_counter::<false>(e.zobrist(), stock, left);
         }
         v[0] = inst.anchor;
         pos.locals[0] = S::from_set(inst.cells);
@@ -51078,8 +51065,7 @@ mod p31 {
         let max = i5(e, &pos, &v, 0);
         let feet = s5(e, &pos, &v, ALL, 0);
         for (k, shape) in e.program().shapes.iter().enumerate() {
-            let stock = usize::from(shape.stock) + usize::from(who);
-            if pos.counters[stock] <= 0 {
+            if !ops::has_stock(&pos.counters, shape, who) {
                 continue;
             }
             let (first, end) = table.by_shape[k];
@@ -51195,16 +51181,17 @@ mod p31 {
         let who = e.rt_mover();
         let parts = table.parts_of(inst);
         let z = ops::settle(parts, &pos.counters, 1usize);
-        for part in parts {
-            let (slot, value) = ops::part_top(part, 1usize, z);
+        let shape = e.program().shapes.get(usize::from(inst.shape));
+        for (slot, value) in ops::placement_changes(
+            parts,
+            shape,
+            &pos.counters,
+            1usize,
+            z,
+            who,
+        ) {
             e.rt_set_counter(slot, value);
             pos.set_counter::<false>(e.zobrist(), slot, value);
-        }
-        if let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {
-            let stock = usize::from(shape.stock) + usize::from(who);
-            let left = pos.counters[stock] - 1;
-            e.rt_set_counter(stock, left);
-            pos.set_counter::<false>(e.zobrist(), stock, left);
         }
         v[0] = inst.anchor;
         pos.locals[0] = S::from_set(inst.cells);
@@ -59749,14 +59736,13 @@ mod p38 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(v[3]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[3]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap13(e, v, pos, r);
     }
@@ -62059,14 +62045,13 @@ mod p40 {
     }
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[1]);
-        let to = usize::from(v[2]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[1]), usize::from(v[2]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap11(e, v, pos, r);
     }
@@ -66383,14 +66368,13 @@ mod p42 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(v[1]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[1]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap8(e, v, pos, r);
     }
@@ -67240,14 +67224,13 @@ mod p43 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(v[1]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[1]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap6(e, v, pos, r);
     }
@@ -69235,14 +69218,13 @@ mod p44 {
     }
     #[inline(always)]
     fn ap76<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[1]);
-        let to = usize::from(v[2]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[1]), usize::from(v[2]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap78(e, v, pos, r);
     }
@@ -72046,14 +72028,13 @@ mod p45 {
     }
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let from = usize::from(v[0]);
-        let to = usize::from(v[1]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
+        let (from, to) = (usize::from(v[0]), usize::from(v[1]));
+        for (c, piece) in ops::move_changes(from, to, pos.code(from))
+            .into_iter()
+            .flatten()
+        {
+            e.rt_set_cell(c, piece);
+            pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap12(e, v, pos, r);
     }

@@ -224,16 +224,10 @@ impl Emitter<'_> {
             let who = #who;
             let parts = table.parts_of(inst);
             let z = ops::settle(parts, &pos.counters, #layer);
-            for part in parts {
-                let (slot, value) = ops::part_top(part, #layer, z);
+            let shape = e.program().shapes.get(usize::from(inst.shape));
+            for (slot, value) in ops::placement_changes(parts, shape, &pos.counters, #layer, z, who) {
                 e.rt_set_counter(slot, value);
                 pos.set_counter::<#hashed>(e.zobrist(), slot, value);
-            }
-            if let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {
-                let stock = usize::from(shape.stock) + usize::from(who);
-                let left = pos.counters[stock] - 1;
-                e.rt_set_counter(stock, left);
-                pos.set_counter::<#hashed>(e.zobrist(), stock, left);
             }
             v[#anchor] = inst.anchor;
             pos.locals[#local] = S::from_set(inst.cells);
@@ -280,14 +274,10 @@ impl Emitter<'_> {
             }
             Op::Move { from, to } => {
                 let (f, t) = (cell(*from, &z), cell(*to, &z));
-                let (lift, put) = (both(&quote!(from), &zero), both(&quote!(to), &piece));
-                let next = next();
+                let (put, next) = (both(&c, &piece), next());
                 quote! {
-                    let from = usize::from(#f);
-                    let to = usize::from(#t);
-                    if from != to {
-                        let piece = pos.code(from);
-                        #lift
+                    let (from, to) = (usize::from(#f), usize::from(#t));
+                    for (c, piece) in ops::move_changes(from, to, pos.code(from)).into_iter().flatten() {
                         #put
                     }
                     #next;

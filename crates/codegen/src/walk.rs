@@ -682,11 +682,11 @@ impl Emitter<'_> {
             effect => {
                 let hashed = matches!(effect, Effect::Hashed);
                 quote! {
-                    for part in parts {
-                        let (slot, top) = ops::part_top(part, #layer, z);
-                        pos.set_counter::<#hashed>(e.zobrist(), slot, top);
+                    for (slot, value) in
+                        ops::placement_changes(parts, Some(shape), &pos.counters, #layer, z, who)
+                    {
+                        pos.set_counter::<#hashed>(e.zobrist(), slot, value);
                     }
-                    pos.set_counter::<#hashed>(e.zobrist(), stock, pos.counters[stock] - 1);
                 }
             }
         };
@@ -717,8 +717,7 @@ impl Emitter<'_> {
             let max = #max;
             let feet = #feet;
             for (k, shape) in e.program().shapes.iter().enumerate() {
-                let stock = usize::from(shape.stock) + usize::from(who);
-                if pos.counters[stock] <= 0 {
+                if !ops::has_stock(&pos.counters, shape, who) {
                     continue;
                 }
                 let (first, end) = table.by_shape[k];
@@ -879,16 +878,10 @@ impl Emitter<'_> {
             Op::Move { from, to } => {
                 let (from, to) = (cell(*from, &z), cell(*to, &z));
                 self.with_effect(pc, true, |ch| {
-                    let (lift, put) = (
-                        ch.cell(&quote!(from), &quote!(0)),
-                        ch.cell(&quote!(to), &quote!(piece)),
-                    );
+                    let put = ch.cell(&quote!(c), &quote!(piece));
                     quote! {
-                        let from = usize::from(#from);
-                        let to = usize::from(#to);
-                        if from != to {
-                            let piece = pos.code(from);
-                            #lift
+                        let (from, to) = (usize::from(#from), usize::from(#to));
+                        for (c, piece) in ops::move_changes(from, to, pos.code(from)).into_iter().flatten() {
                             #put
                         }
                     }

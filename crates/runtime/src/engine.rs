@@ -1161,8 +1161,7 @@ impl<'p> Engine<'p> {
         let mark = self.trail.len();
         let len = walk.current.len();
         for (s, shape) in self.program.shapes.iter().enumerate() {
-            let stock = usize::from(shape.stock) + usize::from(who);
-            if self.state.counters.get(stock).copied().unwrap_or(0) <= 0 {
+            if !ops::has_stock(&self.state.counters, shape, who) {
                 continue;
             }
             let (first, end) = table.by_shape[s];
@@ -1351,10 +1350,9 @@ impl<'p> Engine<'p> {
     fn op_move(&mut self, pc: usize, from: CellRef, to: CellRef, vars: &Vars) -> Next {
         let from = self.cell(from, vars, 0);
         let to = self.cell(to, vars, 0);
-        if from != to {
-            let code = self.state.board[from];
-            self.set_cell(from, 0);
-            self.set_cell(to, code);
+        let piece = self.state.board[from];
+        for (cell, code) in ops::move_changes(from, to, piece).into_iter().flatten() {
+            self.set_cell(cell, code);
         }
         Some(pc + 1)
     }
@@ -1675,14 +1673,11 @@ impl<'p> Engine<'p> {
         z: i32,
         who: u8,
     ) {
-        for part in table.parts_of(inst) {
-            let (slot, top) = ops::part_top(part, layer, z);
-            self.set_counter(slot, top);
-        }
-        if let Some(shape) = self.program.shapes.get(usize::from(inst.shape)) {
-            let stock = usize::from(shape.stock) + usize::from(who);
-            let left = self.state.counters[stock];
-            self.set_counter(stock, left - 1);
+        let shape = self.program.shapes.get(usize::from(inst.shape));
+        let parts = table.parts_of(inst);
+        for (slot, value) in ops::placement_changes(parts, shape, &self.state.counters, layer, z, who)
+        {
+            self.set_counter(slot, value);
         }
     }
 

@@ -4,7 +4,7 @@
 //! inlines them, and a constant operand folds as it did when the code spelled the rule out.
 
 use super::state::GameResult;
-use rulestone_ir::{CellBits, PlacedCell, Placement};
+use rulestone_ir::{CellBits, PlacedCell, Placement, Shape};
 
 /// `put ... of p`: the code of the piece of kind `code_base` (its code for player 0) for
 /// player `owner` (codes are `1 + 2 * kind + player`).
@@ -94,6 +94,52 @@ pub fn rests_on<const W: usize>(
 #[must_use]
 pub fn part_top(part: &PlacedCell, layer: usize, z: i32) -> (usize, i32) {
     (layer + usize::from(part.cell), z + i32::from(part.top))
+}
+
+/// `move from to`: the cells it changes and their new codes, the lift first; none when the
+/// piece stays where it is.
+#[inline]
+#[must_use]
+pub fn move_changes(from: usize, to: usize, piece: u8) -> Option<[(usize, u8); 2]> {
+    (from != to).then_some([(from, 0), (to, piece)])
+}
+
+/// `place`: the counter slot of `who`'s stock of `shape` (player 0's slot, then player 1's).
+#[inline]
+#[must_use]
+pub fn stock_slot(shape: &Shape, who: u8) -> usize {
+    usize::from(shape.stock) + usize::from(who)
+}
+
+/// `place`: whether `who` has a copy of `shape` left to place.
+#[inline]
+#[must_use]
+pub fn has_stock(counters: &[i32], shape: &Shape, who: u8) -> bool {
+    counters
+        .get(stock_slot(shape, who))
+        .is_some_and(|&left| left > 0)
+}
+
+/// `place`: every counter a copy with these parts changes when it comes to rest at base `z`,
+/// with its new value: the layer rises to each part's top, then the copy leaves `who`'s stock
+/// of `shape`. The stock is read now, so the caller may write the changes as it goes.
+#[inline]
+pub fn placement_changes<'a>(
+    parts: &'a [PlacedCell],
+    shape: Option<&Shape>,
+    counters: &[i32],
+    layer: usize,
+    z: i32,
+    who: u8,
+) -> impl Iterator<Item = (usize, i32)> + 'a {
+    let stock = shape.map(|shape| {
+        let slot = stock_slot(shape, who);
+        (slot, counters[slot] - 1)
+    });
+    parts
+        .iter()
+        .map(move |part| part_top(part, layer, z))
+        .chain(stock)
 }
 
 /// `sum(counter, S)`: the per-cell counter whose slot for cell 0 is `counters[base]`, added up
