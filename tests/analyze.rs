@@ -248,6 +248,43 @@ fn terminal_table() {
     snap!("tictactoe_table", transcript(&o));
 }
 
+/// When games are stopped by the step limit, the verdict says so, in the terminal and on the
+/// page, and the plots show those games as their own bar and mark.
+#[test]
+fn games_stopped_by_the_limit_are_their_own_verdict() {
+    let page = scratch("limit").join("report.html");
+    let _ = std::fs::remove_file(&page);
+    let page_arg = page.display().to_string();
+    let o = analyze(&[
+        TICTACTOE,
+        "--games",
+        "4",
+        "--agent",
+        CHEAP,
+        "--max-steps",
+        "2",
+        "--html",
+        &page_arg,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.lines().all(|l| l.chars().count() <= 100), "{out}");
+    assert!(
+        out.contains("warning: 4 of 4 random games, 4 of 4 self-play games and 4 of 4 skill games"),
+        "{out}"
+    );
+    let html = std::fs::read_to_string(&page).expect("the page was written");
+    assert!(html.contains("<p class=\"warning\">Warning: 4 of 4 random games"));
+    assert!(
+        html.contains("\nstopped by the limit\n"),
+        "the win-rate legend"
+    );
+    assert!(
+        html.contains("\ngames stopped by the step limit\n"),
+        "the skill legend"
+    );
+}
+
 #[test]
 fn wide_grids_fit_100_columns() {
     let o = analyze(&[

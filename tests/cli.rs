@@ -1591,6 +1591,40 @@ fn replay_reports_bad_moves() {
     );
 }
 
+/// `replay --format json`: every position with its legal moves and their action ids, the move
+/// played from it (a legal one, with its id), and the result at the end.
+#[test]
+fn replay_as_json_lists_every_position() {
+    let o = run(&[
+        "replay",
+        "games/tictactoe.game",
+        "--moves",
+        "b2; a1; c3; a2; b1; a3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(v["moves"], 6);
+    let positions = v["positions"].as_array().expect("positions");
+    assert_eq!(positions.len(), 7, "the start, then one after each move");
+    for (ply, p) in positions.iter().enumerate().take(6) {
+        let legal = p["legal"].as_array().expect("legal");
+        let ids = p["legal_actions"].as_array().expect("action ids");
+        assert_eq!(legal.len(), 9 - ply);
+        assert_eq!(ids.len(), legal.len());
+        let k = legal
+            .iter()
+            .position(|m| *m == p["played"])
+            .expect("a legal move was played");
+        assert_eq!(ids[k], p["played_action"]);
+    }
+    assert_eq!(positions[0]["to_move"], "X");
+    assert_eq!(positions[6]["legal"].as_array().map(Vec::len), Some(0));
+    assert_eq!(positions[6]["to_move"], serde_json::Value::Null);
+    assert_eq!(v["result"], "O wins");
+}
+
 // ---- playouts -------------------------------------------------------------------------------
 
 /// The playout report without its timing line.

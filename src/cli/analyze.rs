@@ -375,6 +375,9 @@ fn json(report: &Report) -> Result<String> {
 /// The terminal report: a heading, then a table per kind of play, one row per variant.
 pub(crate) fn table(report: &Report) -> String {
     let mut out = heading(report);
+    for warning in limit_warnings(report) {
+        out.push_str(&wrapped(&format!("warning: {warning}"), 100, "  "));
+    }
     out.push('\n');
     out.push_str(&play_table(report, "random play", |v| &v.stats.random));
     out.push('\n');
@@ -414,6 +417,86 @@ fn heading(report: &Report) -> String {
         report.players[0], report.players[1]
     );
     out
+}
+
+/// The share of a kind of play's games stopped by the step limit from which the report warns
+/// that its rates say little.
+const LIMIT_WARNING: f64 = 0.1;
+
+/// The verdict on games stopped by the step limit: one line per variant where at least
+/// [`LIMIT_WARNING`] of some kind of play's games were, saying what it means and what to do.
+pub(crate) fn limit_warnings(report: &Report) -> Vec<String> {
+    report
+        .variants
+        .iter()
+        .filter_map(|v| {
+            let skill = &v.stats.skill;
+            let shares = [
+                (
+                    "random",
+                    v.stats.random.step_limit.count,
+                    v.stats.random.games,
+                ),
+                (
+                    "self-play",
+                    v.stats.self_play.step_limit.count,
+                    v.stats.self_play.games,
+                ),
+                ("skill", skill.step_limit, skill.games),
+            ];
+            let stopped: Vec<String> = shares
+                .iter()
+                .filter(|(_, n, games)| {
+                    *games > 0 && f64::from(*n) >= LIMIT_WARNING * f64::from(*games)
+                })
+                .map(|(kind, n, games)| format!("{n} of {games} {kind} games"))
+                .collect();
+            if stopped.is_empty() {
+                return None;
+            }
+            let variant = if report.grid.is_empty() || v.label.is_empty() {
+                String::new()
+            } else {
+                format!("variant {}: ", v.label)
+            };
+            Some(format!(
+                "{variant}{} stopped at the step limit ({}), neither won nor drawn: the rates \
+                 and the skill score say little about this variant; raise `--max-steps`, or \
+                 make sure the game ends",
+                join_and(&stopped),
+                super::plural(report.max_steps, "step"),
+            ))
+        })
+        .collect()
+}
+
+/// `text` in lines of at most `width` columns, broken between words, each line after the
+/// first starting with `indent`; a newline ends every line.
+fn wrapped(text: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line = indent.to_string();
+        } else if !line.is_empty() && line != indent {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// Win rates by seat, step-limit hits, length and branching of one kind of play.

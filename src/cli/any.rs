@@ -102,6 +102,12 @@ pub(crate) trait Shown: Game {
     fn view(&mut self, _name: &str) -> Option<String> {
         None
     }
+
+    /// The stable action ids of `decisions` (as the Python package and the engine protocol
+    /// number them), or `None` when the game has no action space.
+    fn action_ids(&self, _decisions: &[Self::Decision]) -> Option<Vec<u64>> {
+        None
+    }
 }
 
 /// The decision written `text` at `place` (`move 3 of `--after``), open in `game`; what a
@@ -140,6 +146,11 @@ impl Shown for BoardGame<'_> {
 
     fn read(&mut self, text: &str) -> std::result::Result<Move, BadMove> {
         find_move(&mut self.engine, text)
+    }
+
+    fn action_ids(&self, decisions: &[Move]) -> Option<Vec<u64>> {
+        let space = rulestone_session::actions::ActionSpace::of(self.engine.program()).ok()?;
+        decisions.iter().map(|m| space.id(m).ok()).collect()
     }
 }
 

@@ -191,7 +191,8 @@ Examples:
 Examples:
   rulestone replay game.record
   rulestone replay my.game --moves \"a1; b2; c3\"
-  rulestone replay my.game --set size=5 --moves \"a1; b2\"")]
+  rulestone replay my.game --set size=5 --moves \"a1; b2\"
+  rulestone replay game.record --format json")]
     Replay(replay::ReplayArgs),
 
     /// Drive a game and its agents from another program: JSON lines on standard input and

@@ -10,7 +10,8 @@ use clap::Args;
 use super::any::{read_at, with_game_armies, Games, OnGame, Shown};
 use super::load::shown;
 use super::record::{self, result_of};
-use super::{emit, GameArgs, Result};
+use super::{emit, json_text, Format, GameArgs, Result};
+use serde_json::json;
 
 #[derive(Clone, Debug, Args)]
 pub struct ReplayArgs {
@@ -25,6 +26,12 @@ pub struct ReplayArgs {
     /// Set an option of the game file (only with `--moves`; a record holds its options).
     #[arg(long = "set", value_name = "NAME=VALUE", requires = "moves")]
     pub set: Vec<String>,
+
+    /// How to report: `text` (the board after every move), or `json` (one object: the game,
+    /// its options, every position with the player to move, its legal moves in notation and
+    /// their action ids, the move played, and the result).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// What `replay` plays: a game with its options (and, for a table record, its deal and
@@ -95,6 +102,7 @@ pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
     };
     let task = Replay {
         replaying: &replaying,
+        format: args.format,
     };
     let armies = replaying.armies.as_ref();
     match with_game_armies(&replaying.game, armies, None, compiled, task) {
@@ -110,13 +118,17 @@ pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
 /// (loading errors are the caller's).
 struct Replay<'a> {
     replaying: &'a Replaying,
+    format: Format,
 }
 
 impl OnGame for Replay<'_> {
     type Output = Result<()>;
 
     fn run<G: Shown>(self, games: &Games<'_, G>) -> Result<Result<()>> {
-        Ok(replay(self.replaying, games))
+        Ok(match self.format {
+            Format::Text => replay(self.replaying, games),
+            Format::Json => replay_json(self.replaying, games),
+        })
     }
 }
 
@@ -154,6 +166,71 @@ fn replay<G: Shown>(r: &Replaying, games: &Games<'_, G>) -> Result<()> {
         ),
     };
     emit(&end)
+}
+
+/// The most legal moves one position of `replay --format json` lists; past it the list is cut
+/// and `legal_in_all` says how many there were.
+const MAX_LISTED: usize = 10_000;
+
+/// The replay as one JSON object: every position from the start, each with the player to
+/// move, its legal moves (notation and, where the game has them, action ids) and the move
+/// played from it; then the result.
+fn replay_json<G: Shown>(r: &Replaying, games: &Games<'_, G>) -> Result<()> {
+    let mut game = (games.start)(games.deal)?;
+    let moves = r.placed(&game)?;
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    for (place, text) in &moves {
+        let mut position = position_json(&mut game);
+        let d = read_at(&mut game, place, text, games.kind)?;
+        position["played"] = json!(game.text(&d));
+        position["played_action"] = json!(game
+            .action_ids(std::slice::from_ref(&d))
+            .and_then(|ids| ids.first().copied()));
+        game.apply(&d);
+        position["log"] = json!(game.log());
+        positions.push(position);
+    }
+    positions.push(position_json(&mut game));
+    check_claim(&mut game, r)?;
+    let result = game.outcome().map(|result| result_of(&game, result));
+    let options: serde_json::Map<String, serde_json::Value> = games
+        .option_values
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    emit(&json_text(&json!({
+        "game": games.name,
+        "options": options,
+        "moves": moves.len(),
+        "positions": positions,
+        "result": result,
+    })))
+}
+
+/// One position of the JSON replay, before its move is played.
+fn position_json<G: Shown>(game: &mut G) -> serde_json::Value {
+    let mut decisions = Vec::new();
+    let listed = !game.has_continuous_decisions() && game.decisions(&mut decisions);
+    let (legal, ids, total) = if listed {
+        let total = decisions.len();
+        decisions.truncate(MAX_LISTED);
+        let texts: Vec<String> = decisions.iter().map(|d| game.text(d)).collect();
+        (texts, game.action_ids(&decisions), total)
+    } else {
+        let texts = game.decisions_text();
+        (texts, None, 0)
+    };
+    let over = game.outcome().is_some();
+    let mut position = json!({
+        "to_move": (!over).then(|| game.player_name(game.to_move())),
+        "chance": !over && game.chance(),
+        "legal": legal,
+        "legal_actions": ids,
+    });
+    if total > MAX_LISTED {
+        position["legal_in_all"] = json!(total);
+    }
+    position
 }
 
 /// Checks the result a record claims (its `result` line), if any, against the game's.

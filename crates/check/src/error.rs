@@ -433,7 +433,7 @@ pub enum BoardError {
     #[diagnostic(
         code(W0405),
         severity(Warning),
-        help("check the zone's cells and conditions against the board")
+        help("check the zone's cells and conditions against the board: while it is empty, a goal or any rule that needs one of its cells can never hold, so such a win never happens")
     )]
     EmptyZone {
         name: String,
@@ -787,6 +787,19 @@ pub enum Lint {
     )]
     SilentTurn {
         #[label("no `write` in this turn")]
+        span: Span,
+    },
+
+    #[error("`{left}` and `{right}` share no cell: this set is empty in every position")]
+    #[diagnostic(
+        code(W0606),
+        severity(Warning),
+        help("`&` keeps the cells in both sets; to take the cells in either, write `|`")
+    )]
+    DisjointSets {
+        left: String,
+        right: String,
+        #[label("always empty")]
         span: Span,
     },
 }

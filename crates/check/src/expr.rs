@@ -449,6 +449,9 @@ impl Checker<'_> {
             BinaryOp::Union | BinaryOp::Inter => {
                 self.expect(lhs, Ty::Cells, cx);
                 self.expect(rhs, Ty::Cells, cx);
+                if op == BinaryOp::Inter {
+                    self.disjoint_intersection(lhs, rhs);
+                }
                 Ty::Cells
             }
             BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
@@ -1001,6 +1004,49 @@ impl Checker<'_> {
         }
     }
 
+    /// Warns (W0606) when the two sides of `&` name board sets that never share a cell, such
+    /// as `empty` and `enemy`: the intersection is empty in every position. Each pair of
+    /// operands of a chain `a & b & c` meets at exactly one `&`, so each is reported once.
+    fn disjoint_intersection(&mut self, lhs: &Expr, rhs: &Expr) {
+        let (mut left, mut right) = (Vec::new(), Vec::new());
+        self.board_set_operands(lhs, &mut left);
+        self.board_set_operands(rhs, &mut right);
+        for (a, a_span) in &left {
+            for (b, b_span) in &right {
+                if board_sets_disjoint(a, b) {
+                    self.report(crate::error::Lint::DisjointSets {
+                        left: (*a).to_string(),
+                        right: (*b).to_string(),
+                        span: a_span.merge(*b_span),
+                    });
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The built-in board sets (`empty`, `own`, ...) among the operands of a chain of `&`.
+    fn board_set_operands<'e>(&self, e: &'e Expr, out: &mut Vec<(&'e str, Span)>) {
+        match &e.kind {
+            ExprKind::Binary {
+                op: BinaryOp::Inter,
+                lhs,
+                rhs,
+            } => {
+                self.board_set_operands(lhs, out);
+                self.board_set_operands(rhs, out);
+            }
+            ExprKind::Name(id)
+                if BOARD_SETS.contains(&id.name.as_str())
+                    && self.lookup_var(&id.name).is_none()
+                    && !self.names.contains_key(&id.name) =>
+            {
+                out.push((id.name.as_str(), id.span));
+            }
+            _ => {}
+        }
+    }
+
     /// Infers an expression where names of one kind are wanted: if it is a bare name that is
     /// not declared, the report lists the names of that kind.
     fn infer_wanted(&mut self, e: &Expr, want: Want, cx: Cx) -> Ty {
@@ -1046,4 +1092,19 @@ fn wider(a: Ty, b: Ty) -> Ty {
         (Ty::Decimal, _) | (_, Ty::Decimal) => Ty::Decimal,
         _ => Ty::Int,
     }
+}
+
+/// The built-in sets of cells by what stands on them.
+const BOARD_SETS: [&str; 4] = ["empty", "occupied", "own", "enemy"];
+
+/// Whether two built-in board sets never share a cell: an empty cell has no piece, and a
+/// piece is the mover's or the opponent's, never both.
+fn board_sets_disjoint(a: &str, b: &str) -> bool {
+    matches!(
+        (a, b),
+        ("empty", "occupied" | "own" | "enemy")
+            | ("occupied" | "own" | "enemy", "empty")
+            | ("own", "enemy")
+            | ("enemy", "own")
+    )
 }

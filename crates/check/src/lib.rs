@@ -12,7 +12,7 @@
 //! | definition cycles                 | `game.rs`   | E0105                                   |
 //! | directions, relations, patterns   | `board.rs`  | E0101, E0104, E0203, W0406, W0409       |
 //! | zones, counter start values       | `board.rs`  | E0404, W0405, E0408                     |
-//! | expressions (used by all passes)  | `expr.rs`   | E0101, E0103, E0104, E0201, E0202, E0204, E0404 |
+//! | expressions (used by all passes)  | `expr.rs`   | E0101, E0103, E0104, E0201, E0202, E0204, E0404, W0606 |
 //! | turn, setup, on-no-moves programs | `stmt.rs`   | E0102, E0103, E0204, W0504, E0505       |
 //! | shapes and `place`                | `shapes.rs` | E0203, E0404, E0701–E0704               |
 //! | ending, unused declarations, notation | `game.rs` | E0503, W0601, W0602                  |

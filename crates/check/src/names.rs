@@ -40,6 +40,7 @@ impl Want {
                     | (Ty::Pattern, Sym::Pattern)
                     | (Ty::Shapes, Sym::Shape)
                     | (Ty::Map, Sym::Map)
+                    | (Ty::Player, Sym::Player)
             ),
         }
     }
@@ -54,6 +55,7 @@ impl Want {
             Want::Ty(Ty::Pattern) => Some("pattern"),
             Want::Ty(Ty::Shapes) => Some("shape"),
             Want::Ty(Ty::Map) => Some("map"),
+            Want::Ty(Ty::Player) => Some("player"),
             Want::Ty(_) => None,
         }
     }

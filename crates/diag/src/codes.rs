@@ -71,6 +71,7 @@ codes! {
     "W0522" => "`repetitions ignore` in a game that never reads `repetitions`",
     "W0601" => "unused declaration",
     "W0602" => "turn that writes no notation",
+    "W0606" => "intersection of board sets that share no cell",
     "E0701" => "empty span in a shape",
     "E0702" => "cell listed twice in a shape",
     "E0703" => "foot outside its shape",

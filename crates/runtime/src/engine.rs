@@ -1675,7 +1675,8 @@ impl<'p> Engine<'p> {
     ) {
         let shape = self.program.shapes.get(usize::from(inst.shape));
         let parts = table.parts_of(inst);
-        for (slot, value) in ops::placement_changes(parts, shape, &self.state.counters, layer, z, who)
+        for (slot, value) in
+            ops::placement_changes(parts, shape, &self.state.counters, layer, z, who)
         {
             self.set_counter(slot, value);
         }

@@ -1182,7 +1182,8 @@ pub(super) fn unclosed(source: &str) -> Option<SyntaxError> {
 }
 
 /// For a `{` at the end of its line: the first later line (blank and comment lines aside)
-/// indented no deeper than the line of the `{`, when that line does not begin with `}`: the
+/// indented no deeper than the line of the `{`, when that line does not begin with `}`, or
+/// begins with a `}` indented less than the `{` line (it lines up with an outer block): the
 /// block's text ends there, so its `}` is likely missing before it. The span covers that
 /// line's first word or symbol.
 fn block_left_early(source: &str, brace: usize) -> Option<Span> {
@@ -1207,10 +1208,11 @@ fn block_left_early(source: &str, brace: usize) -> Option<Span> {
         if indent > depth {
             continue;
         }
-        if text.starts_with('}') {
-            return None;
-        }
         let start = here + (line.len() - line.trim_start().len());
+        if text.starts_with('}') {
+            // A `}` lined up with an outer block closes that one: this block's is missing.
+            return (indent < depth).then(|| Span::new(start, start + 1));
+        }
         let word = match text.find(|c: char| !(c.is_alphanumeric() || c == '_')) {
             Some(0) => text.chars().next().map_or(1, char::len_utf8),
             Some(n) => n,

@@ -27,6 +27,7 @@ h3 { font-size: 16px; margin: 16px 0 4px; }
 figure { margin: 0 0 12px; }
 figure.side { display: flex; align-items: center; gap: 24px; }
 figure.side figcaption { max-width: 480px; }
+p.warning { color: #a00; font-weight: bold; }
 figcaption { color: #444; font-size: 14px; max-width: 1100px; }
 ";
 
@@ -49,6 +50,13 @@ pub(crate) fn page(report: &Report) -> std::result::Result<String, String> {
         (SELF_PLAY, |v| &v.stats.self_play),
     ];
     let mut body = heading(report);
+    for warning in super::analyze::limit_warnings(report) {
+        let _ = writeln!(
+            body,
+            "<p class=\"warning\">Warning: {}</p>",
+            escape(&warning)
+        );
+    }
     body.push_str(&figure(
         "Win rates",
         &plots::win_rates(report, &panels)?,
@@ -56,7 +64,7 @@ pub(crate) fn page(report: &Report) -> std::result::Result<String, String> {
             "The share of games the first player ({}) won, the second player ({}) won, and \
              drawn, per variant, under random play and under self-play of {}. Bars are 95% \
              Wilson intervals: where two intervals do not overlap, the difference is unlikely \
-             to be chance. Games stopped by the step limit make up the rest.",
+             to be chance. Games stopped by the step limit, neither won nor drawn, are the fourth bar.",
             report.players[0], report.players[1], report.agent
         ),
     ));
@@ -66,7 +74,8 @@ pub(crate) fn page(report: &Report) -> std::result::Result<String, String> {
         &format!(
             "The score of {} against {} (wins plus half the draws, seats alternated), with \
              its 95% interval. Far above 50%: extra thinking pays off, so skill decides games; \
-             near 50%: the variant is close to a lottery at this level of play.",
+             near 50%: the variant is close to a lottery at this level of play. The square is \
+             the share of these games stopped by the step limit, which count as draws.",
             report.stronger, report.agent
         ),
     ));

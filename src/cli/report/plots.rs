@@ -19,12 +19,14 @@ type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 /// Which games a panel shows.
 pub(crate) type Pick = fn(&VariantReport) -> &PlayStats;
 
-/// A share of games: the first player's wins, the second's, draws.
+/// A share of games: the first player's wins, the second's, draws, games stopped by the limit.
 type Share = fn(&PlayStats) -> Proportion;
 
 const FIRST: RGBColor = RGBColor(31, 119, 180);
 const SECOND: RGBColor = RGBColor(255, 127, 14);
 const DRAWN: RGBColor = RGBColor(127, 127, 127);
+/// Games stopped by the step limit: neither won nor drawn.
+const LIMIT: RGBColor = RGBColor(214, 39, 40);
 const RANDOM: RGBColor = RGBColor(170, 170, 170);
 const AGENT: RGBColor = RGBColor(31, 119, 180);
 
@@ -220,7 +222,7 @@ pub(crate) fn win_rates(report: &Report, panels: &[(&str, Pick)]) -> Drawn<Strin
 }
 
 fn win_panel(area: &Area<'_>, title: &str, report: &Report, pick: Pick) -> Drawn<()> {
-    let seats: [(String, RGBColor, Share); 3] = [
+    let seats: [(String, RGBColor, Share); 4] = [
         (format!("{} (1st) wins", report.players[0]), FIRST, |s| {
             s.first_wins
         }),
@@ -228,6 +230,7 @@ fn win_panel(area: &Area<'_>, title: &str, report: &Report, pick: Pick) -> Drawn
             s.second_wins
         }),
         ("draws".to_string(), DRAWN, |s| s.draws),
+        ("stopped by the limit".to_string(), LIMIT, |s| s.step_limit),
     ];
     let entries: Vec<Entry> = seats
         .iter()
@@ -236,7 +239,7 @@ fn win_panel(area: &Area<'_>, title: &str, report: &Report, pick: Pick) -> Drawn
     let area = heading(area, title, &entries)?;
     let mut chart = variant_chart(&area, report, "% of games")?;
     for (k, (_, colour, share)) in seats.into_iter().enumerate() {
-        let offset = (as_x(k) - 1.0) * 0.18;
+        let offset = (as_x(k) - 1.5) * 0.15;
         chart
             .draw_series(report.variants.iter().enumerate().map(|(i, v)| {
                 let p = share(pick(v));
@@ -261,6 +264,7 @@ pub(crate) fn skill(report: &Report) -> Drawn<String> {
         let entries = [
             entry("stronger agent's score", FIRST, Mark::Dot),
             entry("even: more budget makes no difference", DRAWN, Mark::Dashed),
+            entry("games stopped by the step limit", LIMIT, Mark::Square),
         ];
         let area = heading(root, &clip(&title, 50), &entries)?;
         let mut chart = variant_chart(&area, report, "stronger's score, %")?;
@@ -284,6 +288,14 @@ pub(crate) fn skill(report: &Report) -> Drawn<String> {
                     FIRST.filled().stroke_width(2),
                     10,
                 )
+            }))
+            .map_err(fail)?;
+        chart
+            .draw_series(report.variants.iter().enumerate().map(|(i, v)| {
+                let skill = &v.stats.skill;
+                let stopped = f64::from(skill.step_limit) / f64::from(skill.games.max(1));
+                let (x, y) = (as_x(i) + 0.12, stopped * 100.0);
+                Rectangle::new([(x - 0.03, y - 1.2), (x + 0.03, y + 1.2)], LIMIT.filled())
             }))
             .map_err(fail)?;
         Ok(())
