@@ -158,7 +158,7 @@ pub fn find_move(engine: &mut Engine<'_>, text: &str) -> std::result::Result<Mov
     if let [(m, _)] = folded.as_slice() {
         return Ok(*m);
     }
-    let mut notes = why_illegal(engine.program(), &legal, &text);
+    let mut notes = why_illegal(engine, &legal, &text);
     notes.push(legal_hint(engine, &legal, &text));
     Err(BadMove::Illegal { notes })
 }
@@ -194,7 +194,8 @@ fn shape(word: &str) -> String {
 /// Why `text` is no legal move, when that can be told: it differs from legal moves only in
 /// spacing, letter case or punctuation; it names cells the board does not have (words shaped
 /// like the board's cell names); or it names cells no legal move names.
-fn why_illegal(program: &Program, legal: &[(Move, String)], text: &str) -> Vec<String> {
+fn why_illegal(engine: &Engine<'_>, legal: &[(Move, String)], text: &str) -> Vec<String> {
+    let program = engine.program();
     let mut notes = Vec::new();
     let squashed_text = squashed(text);
     let near: Vec<&str> = legal
@@ -251,12 +252,30 @@ fn why_illegal(program: &Program, legal: &[(Move, String)], text: &str) -> Vec<S
         }
     }
     for word in unused {
-        notes.push(format!("no legal move names the cell `{word}` now"));
+        let held = cells
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(word))
+            .map_or_else(String::new, |cell| what_stands_on(engine, cell));
+        notes.push(format!("no legal move names the cell `{word}` now{held}"));
     }
     if let Some(note) = failing_part(legal, text) {
         notes.push(note);
     }
     notes
+}
+
+/// What stands on `cell`, as the end of a note: `: it is empty`, `: it holds Black's pawn`.
+fn what_stands_on(engine: &Engine<'_>, cell: usize) -> String {
+    let program = engine.program();
+    match engine.state.board.get(cell).copied() {
+        None => String::new(),
+        Some(0) => ": it is empty".to_string(),
+        Some(code) => {
+            let (kind, owner) = rulestone_ir::piece_kind_and_owner(code);
+            let piece = program.pieces.get(kind).map_or("piece", |p| p.name.as_str());
+            format!(": it holds {}'s {piece}", program.player_name(owner))
+        }
+    }
 }
 
 /// Which `require` of the game's source refuses the move written `text` here: the rules that
