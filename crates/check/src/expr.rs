@@ -266,10 +266,17 @@ impl Checker<'_> {
     fn body_types_differ(&mut self, e: &Expr, before: Ty, now: Ty) {
         let file = self.file;
         let inside = self.expanding.iter().rev().find_map(|&(entry, _)| {
-            let Sym::Define { item } = self.entries[entry].sym else {
+            let (Sym::Define { item } | Sym::Procedure { item }) = self.entries[entry].sym else {
                 return None;
             };
             match file.items.get(item).map(|i| &i.kind) {
+                Some(ItemKind::Procedure { params, body, .. })
+                    if !params.is_empty()
+                        && body.span.start <= e.span.start
+                        && e.span.end <= body.span.end =>
+                {
+                    Some(entry)
+                }
                 Some(ItemKind::Define { params, expr, .. })
                     if !params.is_empty()
                         && expr.span.start <= e.span.start
@@ -678,6 +685,15 @@ impl Checker<'_> {
                     self.not_constant(cx, id.span, reason);
                 }
                 Ty::Player
+            }
+            Sym::Procedure { .. } => {
+                self.report(ResolveError::WrongKind {
+                    expected: "a value".into(),
+                    found: self.describe_name(n),
+                    span: id.span,
+                    help: Some(format!("a procedure runs as a statement, `{n}(...)`")),
+                });
+                Ty::Error
             }
             Sym::Direction => Ty::Direction,
             Sym::Relation { .. } => Ty::Relation,
