@@ -396,3 +396,34 @@ fn readme_commands_run_verbatim() {
         "only {finished} commands finished ({stopped} stopped)"
     );
 }
+
+/// The language reference lists every built-in: each built-in function in the table of §4.4
+/// (as `` `name(`` in a row) and each built-in value in the table of §4.3.
+#[test]
+fn reference_lists_every_builtin() {
+    let reference = fs::read_to_string(root().join("grammar/README.md")).unwrap_or_default();
+    let section = |from: &str, to: &str| -> String {
+        let start = reference.find(from).unwrap_or(0);
+        let end = reference[start..]
+            .find(to)
+            .map_or(reference.len(), |e| start + e);
+        reference[start..end].to_string()
+    };
+    let functions = section("### 4.4 Built-in functions", "\n### ");
+    let values = section("### 4.3 Built-in values", "\n### ");
+    let mut missing = Vec::new();
+    for (name, _) in rulestone::check::builtin_functions() {
+        if !functions.contains(&format!("`{name}(")) {
+            missing.push(format!("function {name} (§4.4)"));
+        }
+    }
+    for name in rulestone::check::builtin_values() {
+        if !values.contains(&format!("| `{name}` |")) {
+            missing.push(format!("value {name} (§4.3)"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "built-ins missing from the reference: {missing:?}"
+    );
+}

@@ -129,7 +129,7 @@ pub enum ResolveError {
     #[diagnostic(
         code(E0105),
         help(
-            "a definition, zone or relation may not refer back to itself, directly or indirectly"
+            "a definition, zone, relation or procedure may not refer back to itself, directly or indirectly"
         )
     )]
     Cycle {
@@ -613,6 +613,29 @@ pub enum GameError {
         limit: usize,
         define: String,
         #[label("expanding this use reaches level {limit}")]
+        span: Span,
+    },
+
+    #[error("the calls of procedures write out more than {limit} statements")]
+    #[diagnostic(
+        code(E0007),
+        help("each call of a procedure stands for its whole body, so calls inside procedures multiply; call fewer procedures from inside others")
+    )]
+    ProceduresTooLarge {
+        limit: usize,
+        #[label("writing out this call passes the limit")]
+        span: Span,
+    },
+
+    #[error("`{name}` binds the name `{var}`, but a procedure binds no names")]
+    #[diagnostic(
+        code(E0509),
+        help("a procedure is written out where it is called, so a name it bound would meet the caller's names; pick or `let` in the caller and pass the value as an argument")
+    )]
+    ProcedureBinds {
+        name: String,
+        var: String,
+        #[label("bound here")]
         span: Span,
     },
 

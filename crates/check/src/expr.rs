@@ -266,10 +266,17 @@ impl Checker<'_> {
     fn body_types_differ(&mut self, e: &Expr, before: Ty, now: Ty) {
         let file = self.file;
         let inside = self.expanding.iter().rev().find_map(|&(entry, _)| {
-            let Sym::Define { item } = self.entries[entry].sym else {
+            let (Sym::Define { item } | Sym::Procedure { item }) = self.entries[entry].sym else {
                 return None;
             };
             match file.items.get(item).map(|i| &i.kind) {
+                Some(ItemKind::Procedure { params, body, .. })
+                    if !params.is_empty()
+                        && body.span.start <= e.span.start
+                        && e.span.end <= body.span.end =>
+                {
+                    Some(entry)
+                }
                 Some(ItemKind::Define { params, expr, .. })
                     if !params.is_empty()
                         && expr.span.start <= e.span.start
@@ -682,6 +689,15 @@ impl Checker<'_> {
                 }
                 Ty::Player
             }
+            Sym::Procedure { .. } => {
+                self.report(ResolveError::WrongKind {
+                    expected: "a value".into(),
+                    found: self.describe_name(n),
+                    span: id.span,
+                    help: Some(format!("a procedure runs as a statement, `{n}(...)`")),
+                });
+                Ty::Error
+            }
             Sym::Direction => Ty::Direction,
             Sym::Relation { .. } => Ty::Relation,
             Sym::Pattern => Ty::Pattern,
@@ -808,6 +824,37 @@ impl Checker<'_> {
         Some(t)
     }
 
+    /// A map applied to cells, `m(S)`: the images of the cells of `S` (a cell is a one-cell
+    /// set), as `step` gives a relation's; a cell without an image adds none.
+    fn call_map(&mut self, func: &Ident, args: &[Expr], cx: Cx) -> Option<Ty> {
+        let &index = self.names.get(&func.name)?;
+        if self.entries[index].sym != Sym::Map {
+            return None;
+        }
+        self.use_global(func);
+        if let [arg] = args {
+            self.expect(arg, Ty::Cells, cx);
+            return Some(Ty::Cells);
+        }
+        self.report(TypeError::DefineArity {
+            name: func.name.clone(),
+            expected: "1 argument".into(),
+            supplied: match args.len() {
+                0 => "none was".to_string(),
+                n => format!("{n} arguments were"),
+            },
+            help: format!(
+                "a map takes the cell or set whose images it gives: `{}(c)`",
+                func.name
+            ),
+            span: func.span,
+        });
+        for a in args {
+            self.infer(a, cx);
+        }
+        Some(Ty::Error)
+    }
+
     /// Checks a define's body in the context of one of its uses.
     fn expand(&mut self, id: &Ident, entry: usize, item: usize, cx: Cx) -> Ty {
         if self.cyclic.contains(&id.name) || self.expanding.iter().any(|(e, _)| *e == entry) {
@@ -826,6 +873,9 @@ impl Checker<'_> {
         let span = e.span;
         let Some(f) = builtins::function(&func.name) else {
             if let Some(t) = self.call_define(func, args, span, cx) {
+                return t;
+            }
+            if let Some(t) = self.call_map(func, args, cx) {
                 return t;
             }
             if self.names.contains_key(&func.name) || builtin_value(&func.name).is_some() {

@@ -186,8 +186,10 @@ impl Checker<'_> {
 
     /// The declared names a zone, define or relation refers to, with where.
     fn references(&self, entry: usize) -> Vec<(usize, Span)> {
-        let (Sym::Zone { item } | Sym::Define { item } | Sym::Relation { item }) =
-            self.entries[entry].sym
+        let (Sym::Zone { item }
+        | Sym::Define { item }
+        | Sym::Relation { item }
+        | Sym::Procedure { item }) = self.entries[entry].sym
         else {
             return Vec::new();
         };
@@ -199,6 +201,7 @@ impl Checker<'_> {
                 names_in(expr, &mut ids);
                 ids.retain(|id| params.iter().all(|p| p.name != id.name));
             }
+            Some(ItemKind::Procedure { body, .. }) => super::procedures::calls_in(body, &mut ids),
             Some(ItemKind::Relation { members, .. }) => {
                 ids.extend(members.iter().filter_map(|m| match m {
                     RelItem::Name(id) => Some(id),
@@ -213,7 +216,10 @@ impl Checker<'_> {
                 let &target = self.names.get(&id.name)?;
                 matches!(
                     self.entries[target].sym,
-                    Sym::Zone { .. } | Sym::Define { .. } | Sym::Relation { .. }
+                    Sym::Zone { .. }
+                        | Sym::Define { .. }
+                        | Sym::Relation { .. }
+                        | Sym::Procedure { .. }
                 )
                 .then_some((target, id.span))
             })
@@ -386,7 +392,10 @@ impl Checker<'_> {
                 }
                 StmtKind::Repeat { body, .. }
                 | StmtKind::Distinct(body)
-                | StmtKind::While { body, .. } => {
+                | StmtKind::While { body, .. }
+                | StmtKind::Call {
+                    body: Some(body), ..
+                } => {
                     self.check_once(body, program);
                 }
                 _ => {}

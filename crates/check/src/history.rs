@@ -80,9 +80,12 @@ fn first_again(block: &Block) -> Option<Span> {
             then, otherwise, ..
         } => first_again(then).or_else(|| otherwise.as_ref().and_then(first_again)),
         StmtKind::Either(blocks) | StmtKind::First(blocks) => blocks.iter().find_map(first_again),
-        StmtKind::Repeat { body, .. } | StmtKind::Distinct(body) | StmtKind::While { body, .. } => {
-            first_again(body)
-        }
+        StmtKind::Repeat { body, .. }
+        | StmtKind::Distinct(body)
+        | StmtKind::While { body, .. }
+        | StmtKind::Call {
+            body: Some(body), ..
+        } => first_again(body),
         _ => None,
     })
 }

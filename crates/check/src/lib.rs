@@ -14,6 +14,7 @@
 //! | zones, counter start values       | `board.rs`  | E0404, W0405, E0408                     |
 //! | expressions (used by all passes)  | `expr.rs`   | E0101, E0103, E0104, E0201, E0202, E0204, E0404, W0606 |
 //! | turn, setup, on-no-moves programs | `stmt.rs`   | E0102, E0103, E0204, W0504, E0505       |
+//! | procedures and their calls        | `procedures.rs` | E0007, E0104, E0202, E0509          |
 //! | shapes and `place`                | `shapes.rs` | E0203, E0404, E0701–E0704               |
 //! | ending, unused declarations, notation | `game.rs` | E0503, W0601, W0602                  |
 //! | the board of chosen option values | `configure.rs` | E0401–E0403, E0408, E0411, E0419  |
@@ -34,6 +35,7 @@ pub mod model;
 mod names;
 pub mod operators;
 pub mod options;
+mod procedures;
 mod shapes;
 mod stmt;
 use rulestone_diag::suggest;
@@ -83,6 +85,8 @@ impl Checked {
 /// has errors: what an editor needs to find and rename names in a file being edited.
 #[must_use]
 pub fn resolve_names(file: &ast::File) -> model::Names {
+    let (file, _) = file.expand_procedures();
+    let file = &file;
     let mut c = Checker::new(file);
     if table::is_table_game(file) {
         c.run_table();
@@ -120,7 +124,16 @@ pub fn builtin_functions() -> impl Iterator<Item = (&'static str, &'static str)>
 /// and every problem found, errors and warnings, in source order.
 #[must_use]
 pub fn check(file: &ast::File) -> (Option<Checked>, Vec<Diag>) {
+    // Procedure calls are written out first: every later pass sees the statements that run.
+    let (file, too_large) = file.expand_procedures();
+    let file = &file;
     let mut c = Checker::new(file);
+    if let Some(span) = too_large {
+        c.report(error::GameError::ProceduresTooLarge {
+            limit: rulestone_syntax::procedures::MAX_EXPANDED_STATEMENTS,
+            span,
+        });
+    }
     let table = if table::is_table_game(file) {
         Some(c.run_table())
     } else {
@@ -302,6 +315,7 @@ impl<'a> Checker<'a> {
         self.check_options();
         self.check_board();
         self.find_cycles();
+        self.check_procedures();
         self.check_geometry_items();
         self.check_zones();
         self.check_counters();

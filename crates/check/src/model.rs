@@ -48,6 +48,10 @@ pub enum DeclKind {
     Define {
         item: usize,
     },
+    /// A `procedure`: a named block of statements, called as a statement.
+    Procedure {
+        item: usize,
+    },
 }
 
 impl DeclKind {
@@ -69,6 +73,7 @@ impl DeclKind {
             DeclKind::Track => "track",
             DeclKind::Shape => "shape",
             DeclKind::Define { .. } => "definition",
+            DeclKind::Procedure { .. } => "procedure",
         }
     }
 }

@@ -128,6 +128,16 @@ impl Checker<'_> {
                     self.declare_params(name, params);
                     self.declare(name, Sym::Define { item: item_index });
                 }
+                ItemKind::Procedure { name, params, .. } => {
+                    self.declare_params(name, params);
+                    if params.is_empty() && super::builtins::function(&name.name).is_some() {
+                        self.report(ResolveError::Builtin {
+                            name: name.name.clone(),
+                            span: name.span,
+                        });
+                    }
+                    self.declare(name, Sym::Procedure { item: item_index });
+                }
                 ItemKind::Game { .. }
                 | ItemKind::Board(_)
                 | ItemKind::Score { .. }

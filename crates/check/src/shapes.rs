@@ -28,7 +28,10 @@ fn places<'b>(block: &'b Block, out: &mut Vec<&'b rulestone_syntax::Ident>) {
             }
             StmtKind::Repeat { body, .. }
             | StmtKind::Distinct(body)
-            | StmtKind::While { body, .. } => places(body, out),
+            | StmtKind::While { body, .. }
+            | StmtKind::Call {
+                body: Some(body), ..
+            } => places(body, out),
             _ => {}
         }
     }

@@ -34,7 +34,8 @@ pub(super) fn collect_picks(block: &Block, out: &mut HashMap<String, Span>) {
             }
             StmtKind::Repeat { body: b, .. }
             | StmtKind::Distinct(b)
-            | StmtKind::While { body: b, .. } => collect_picks(b, out),
+            | StmtKind::While { body: b, .. }
+            | StmtKind::Call { body: Some(b), .. } => collect_picks(b, out),
             StmtKind::Let { name, .. } => {
                 out.entry(name.name.clone()).or_insert(name.span);
             }
@@ -85,6 +86,12 @@ pub(super) fn stmt_span(s: &Stmt) -> Span {
         StmtKind::Draw => keyword(4),
         StmtKind::Again => keyword(5),
         StmtKind::Roll { range, .. } => upto(range.end),
+        // Up to the closing parenthesis, which follows the last argument (or the name's `(`).
+        StmtKind::Call { name, args, .. } => upto(
+            args.last()
+                .map_or(name.span.end + 1, |a| a.span.end)
+                .saturating_add(1),
+        ),
         StmtKind::Advance { track, owner } | StmtKind::Take { track, owner } => {
             upto(owner.as_ref().map_or(track.span.end, |e| e.span.end))
         }
@@ -105,7 +112,7 @@ impl Checker<'_> {
     }
 
     /// Checks a block in a new scope and returns what it bound.
-    fn block(&mut self, block: &Block) -> Frame {
+    pub(super) fn block(&mut self, block: &Block) -> Frame {
         self.frames.push(Frame::default());
         let mut ended: Option<Span> = None;
         let mut warned = false;
@@ -247,6 +254,7 @@ impl Checker<'_> {
                 self.expect(p, Ty::Player, cx);
             }
             StmtKind::Draw => {}
+            StmtKind::Call { name, args, body } => self.call_stmt(name, args, body.as_ref()),
             StmtKind::Assign {
                 target,
                 index,
@@ -627,6 +635,7 @@ fn emptied_in(block: &Block, emptied: &mut HashMap<String, Span>, found: &mut Ve
                 }
             }
             StmtKind::Roll { .. }
+            | StmtKind::Call { .. }
             | StmtKind::Again
             | StmtKind::Either(_)
             | StmtKind::First(_)
@@ -683,6 +692,8 @@ fn emptied_in(block: &Block, emptied: &mut HashMap<String, Span>, found: &mut Ve
             StmtKind::Repeat { body: b, .. }
             | StmtKind::Distinct(b)
             | StmtKind::While { body: b, .. } => emptied_in(b, &mut emptied.clone(), found),
+            // A call's statements run in line: what they empty stays emptied after them.
+            StmtKind::Call { body: Some(b), .. } => emptied_in(b, emptied, found),
             _ => {}
         }
     }

@@ -66,6 +66,7 @@ codes! {
     "E0506" => "choice or require outside `turn`",
     "W0507" => "heuristic that ignores its player",
     "W0508" => "owner of a cell the turn has emptied",
+    "E0509" => "name bound in a procedure",
     "E0520" => "`repetitions` outside `turn`",
     "E0521" => "`repetitions` in a turn with `again`",
     "W0522" => "`repetitions ignore` in a game that never reads `repetitions`",

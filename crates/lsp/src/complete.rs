@@ -25,6 +25,7 @@ fn kind_of(kind: DeclKind) -> CompletionItemKind {
             CompletionItemKind::VARIABLE
         }
         DeclKind::Define { .. } => CompletionItemKind::FUNCTION,
+        DeclKind::Procedure { .. } => CompletionItemKind::METHOD,
     }
 }
 

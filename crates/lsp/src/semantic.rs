@@ -73,6 +73,7 @@ fn type_of(kind: DeclKind) -> SemanticTokenType {
             SemanticTokenType::VARIABLE
         }
         DeclKind::Define { .. } => SemanticTokenType::MACRO,
+        DeclKind::Procedure { .. } => SemanticTokenType::FUNCTION,
     }
 }
 

@@ -131,6 +131,9 @@ pub fn declarations(file: &File) -> Vec<Decl> {
                 ItemKind::Define { name, .. } => {
                     Decl::named(name, "define", SymbolKind::FUNCTION, span)
                 }
+                ItemKind::Procedure { name, .. } => {
+                    Decl::named(name, "procedure", SymbolKind::METHOD, span)
+                }
                 ItemKind::Setup(_) => Decl::keyword("setup", "setup", SymbolKind::EVENT, span),
                 ItemKind::Turn(_) => Decl::keyword("turn", "turn", SymbolKind::METHOD, span),
                 ItemKind::NoMoves(_) => {

@@ -103,6 +103,13 @@ pub enum ItemKind {
         params: Vec<Ident>,
         expr: Expr,
     },
+    /// `procedure name(params) { ... }`: a named statement block, written out in full at each
+    /// call (`name(args)` as a statement), each parameter replaced by its argument.
+    Procedure {
+        name: Ident,
+        params: Vec<Ident>,
+        body: Block,
+    },
     Setup(Block),
     Turn(Block),
     NoMoves(Block),
@@ -126,7 +133,8 @@ impl ItemKind {
             | ItemKind::Token { name, .. }
             | ItemKind::Track { name, .. }
             | ItemKind::Shape(ShapeDecl { name, .. })
-            | ItemKind::Define { name, .. } => Some(name),
+            | ItemKind::Define { name, .. }
+            | ItemKind::Procedure { name, .. } => Some(name),
             _ => None,
         }
     }
@@ -277,7 +285,7 @@ pub struct Block {
 
 impl Block {
     /// Whether any statement of the block, at any depth of `if`, `either`, `first`, `repeat`,
-    /// `distinct` and `while`, is one that `found` accepts. (Blocks are looked into, not
+    /// `distinct`, `while` and expanded procedure calls, is one that `found` accepts. (Blocks are looked into, not
     /// offered to `found`.)
     pub fn any_stmt(&self, found: &dyn Fn(&StmtKind) -> bool) -> bool {
         self.stmts.iter().any(|stmt| match &stmt.kind {
@@ -290,6 +298,9 @@ impl Block {
             StmtKind::Repeat { body, .. }
             | StmtKind::Distinct(body)
             | StmtKind::While { body, .. } => body.any_stmt(found),
+            StmtKind::Call {
+                body: Some(body), ..
+            } => body.any_stmt(found),
             kind => found(kind),
         })
     }
@@ -396,6 +407,14 @@ pub enum StmtKind {
     Let {
         name: Ident,
         value: Expr,
+    },
+    /// `name(args)`: a call of a procedure. `body` is the procedure's body with each parameter
+    /// replaced by its argument, filled in by [`File::expand_procedures`] (`None` as parsed, and
+    /// for a call that names no procedure, has the wrong number of arguments or recurses).
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+        body: Option<Block>,
     },
 }
 

@@ -166,7 +166,13 @@ impl Walker {
             rule,
             Rule::comma | Rule::colon | Rule::rparen | Rule::rbrack | Rule::lbrack | Rule::dotdot
         ) || (rule == Rule::rbrace && in_set)
-            || (rule == Rule::lparen && matches!(parent, Some(Rule::call | Rule::define_params)));
+            || (rule == Rule::lparen
+                && matches!(
+                    parent,
+                    Some(
+                        Rule::call | Rule::define_params | Rule::procedure_params | Rule::call_stmt
+                    )
+                ));
         // A rule such as `eq = { "=" ~ !"=" }` spans the whitespace and comments its lookahead
         // skipped: the token ends where they begin (only strings hold spaces).
         let text = span.as_str();

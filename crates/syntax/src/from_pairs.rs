@@ -171,6 +171,16 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
                 .collect(),
         ),
         Rule::define_decl => define_decl(&mut inner)?,
+        Rule::procedure_decl => {
+            let name = ident(&need(inner.next())?);
+            let params = need(inner.next())?
+                .into_inner()
+                .filter(|p| p.as_rule() == Rule::ident)
+                .map(|p| ident(&p))
+                .collect();
+            let body = block(need(inner.next())?)?;
+            ItemKind::Procedure { name, params, body }
+        }
         Rule::setup_decl => ItemKind::Setup(block(need(inner.next())?)?),
         Rule::turn_decl => ItemKind::Turn(block(need(inner.next())?)?),
         Rule::no_moves_decl => ItemKind::NoMoves(block(need(inner.next())?)?),
@@ -642,6 +652,14 @@ fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
             let value = expr(need(it.next())?)?;
             StmtKind::Let { name, value }
         }
+        Rule::call_stmt => StmtKind::Call {
+            name: ident(&need(it.next())?),
+            args: it
+                .filter(|p| p.as_rule() == Rule::expr)
+                .map(expr)
+                .collect::<Result<_>>()?,
+            body: None,
+        },
         Rule::assign_stmt => assign_stmt(&mut it)?,
         _ => return Err(internal(sp, rule)),
     };
@@ -1519,6 +1537,7 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::marker_decl
         | Rule::status_decl
         | Rule::define_decl
+        | Rule::procedure_decl
         | Rule::setup_decl
         | Rule::turn_decl
         | Rule::no_moves_decl
@@ -1554,6 +1573,7 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::lose_stmt
         | Rule::draw_stmt
         | Rule::let_stmt
+        | Rule::call_stmt
         | Rule::assign_stmt => "a statement",
         Rule::kw_or => "`or`",
         Rule::kw_in => "`in`",

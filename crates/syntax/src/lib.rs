@@ -6,6 +6,7 @@ pub mod format;
 mod from_pairs;
 pub mod keywords;
 mod parser;
+pub mod procedures;
 pub mod span;
 mod table;
 

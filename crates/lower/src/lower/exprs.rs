@@ -181,6 +181,18 @@ impl<'a> Lowerer<'a> {
                 }
                 return Ok(acc);
             }
+            // A map applied to cells: their images, a step along the map's relation.
+            ExprKind::Call { func, args } if self.types.func(e).is_none() => {
+                let (Some(Sym::Relation(relation)), [arg]) =
+                    (self.syms.get(&func.name).copied(), args.as_slice())
+                else {
+                    return err("a call the checker did not resolve");
+                };
+                SetExpr::Step {
+                    relation,
+                    of: self.set(arg)?,
+                }
+            }
             ExprKind::Call { .. } => match self.call(e)? {
                 Lowered::Set(s) => s,
                 _ => return err("expected a set of cells"),

@@ -98,6 +98,11 @@ impl<'a> Lowerer<'a> {
             StmtKind::Win(p) => ops.push(Op::Finish(Finish::Win(self.player(p)?))),
             StmtKind::Lose(p) => ops.push(Op::Finish(Finish::Lose(self.player(p)?))),
             StmtKind::Draw => ops.push(Op::Finish(Finish::Draw)),
+            // A procedure call runs its body, written out with the arguments, in line.
+            StmtKind::Call { body, .. } => match body {
+                Some(b) => self.block(b, ops)?,
+                None => return Err(LowerError::internal("a call the checker did not expand")),
+            },
         }
         Ok(())
     }
