@@ -108,8 +108,9 @@ impl MctsConfig {
 
 const ROOT: usize = 0;
 
-/// The most nodes a search tree holds (an iteration adds at most one): a few hundred
-/// megabytes at most, however many iterations or seconds the search was given.
+/// The most nodes a search tree holds (a search stops adding once there; one iteration adds
+/// at most one position's decisions): a few hundred megabytes at most, however many
+/// iterations or seconds the search was given.
 pub const MAX_TREE: usize = 2_000_000;
 
 /// What a node knows about the decisions open in its position.
