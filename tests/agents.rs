@@ -201,3 +201,45 @@ fn mcts_proves_wins_and_avoids_proven_losses() {
         assert_eq!(g.text(&thought.decision), "a3", "seed {seed}");
     }
 }
+
+/// First-play urgency and RAVE (all-moves-as-first values from the game's decision keys):
+/// still never losing tic-tac-toe to random play, blocking a loss one reply away, and the
+/// same decisions for the same seed.
+#[test]
+fn mcts_with_urgency_and_rave_plays_well_and_repeats() {
+    let program = game("tictactoe.game", &[]);
+    for spec in [
+        "mcts:iterations=300:fpu=0.6:rave=300",
+        "mcts:iterations=300:fpu=inf:rave=50",
+    ] {
+        let a = round_robin(&program, &format!("{spec},random"), 20);
+        let t = a.pairings[0].tally;
+        assert_eq!(t.losses, 0, "{spec}: {t:?}");
+        assert!(t.wins >= 14, "{spec}: {t:?}");
+    }
+    for seed in 0..6 {
+        let mut g = BoardGame::new(Engine::new(&program));
+        for m in ["a1", "b2", "a2"] {
+            let d = g.parse(m).expect("a legal move");
+            g.apply(&d);
+        }
+        // Every decision tried once first (the default urgency), so the one that does not
+        // lose at once is found; a finite urgency may never try it in so few iterations.
+        let spec = &specs("mcts:iterations=300:rave=200")[0];
+        let first = spec
+            .build::<BoardGame>(seed)
+            .choose(&mut g)
+            .expect("a decision");
+        assert_eq!(g.text(&first.decision), "a3", "seed {seed}");
+        let spec = &specs("mcts:iterations=300:fpu=0.5:rave=200")[0];
+        let first = spec
+            .build::<BoardGame>(seed)
+            .choose(&mut g)
+            .expect("a decision");
+        let again = spec
+            .build::<BoardGame>(seed)
+            .choose(&mut g)
+            .expect("a decision");
+        assert_eq!(first.ranked, again.ranked, "seed {seed}");
+    }
+}

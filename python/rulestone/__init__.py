@@ -2,7 +2,7 @@
 
 `load` reads a `.game` file (or its text) into a `Game`; a `State` is a position in play, with
 moves by action id (OpenSpiel's style) or by notation, numpy observation tensors and undo. The
-agents (`mcts`, `alphabeta`, `random_move`), `Game.perft`, `Game.playouts` and `Batch.step` run
+agents (`mcts`, `alphabeta`, `random_move`, `agent`), `Game.perft`, `Game.playouts` and `Batch.step` run
 in Rust with the GIL released. The reference is docs/python.md in the repository.
 """
 
@@ -13,6 +13,7 @@ from ._rulestone import (
     Game,
     GameError,
     State,
+    agent,
     alphabeta,
     load,
     mcts,
@@ -35,6 +36,7 @@ __all__ = [
     "Game",
     "GameError",
     "State",
+    "agent",
     "alphabeta",
     "load",
     "mcts",

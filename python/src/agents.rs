@@ -108,6 +108,19 @@ fn alphabeta<'py>(
     think(py, state, &spec, seed)
 }
 
+/// The move of the agent a spec names, as the command line reads it (`mcts:cpu=100ms:c=0.7`,
+/// `alphabeta:depth=3`, `random`), seeded. Returns `{"action", "move", "value", "summary"}`.
+#[pyfunction]
+#[pyo3(signature = (state, spec, seed = 0))]
+fn agent<'py>(
+    py: Python<'py>,
+    state: &mut PyState,
+    spec: &str,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    think(py, state, spec, seed)
+}
+
 /// A uniformly random legal move, seeded. Returns `{"action", "move", "value", "summary"}`.
 #[pyfunction]
 #[pyo3(signature = (state, seed = 0))]
@@ -124,5 +137,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mcts, m)?)?;
     m.add_function(wrap_pyfunction!(alphabeta, m)?)?;
     m.add_function(wrap_pyfunction!(random_move, m)?)?;
+    m.add_function(wrap_pyfunction!(agent, m)?)?;
     Ok(())
 }

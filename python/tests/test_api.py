@@ -137,7 +137,8 @@ def test_agents_answer_a_legal_move():
     game = rulestone.load(str(GAMES / "tictactoe.game"))
     state = game.new_initial_state()
     for choice in (rulestone.mcts(state, iterations=200), rulestone.alphabeta(state, depth=3),
-                   rulestone.random_move(state, seed=1)):
+                   rulestone.random_move(state, seed=1),
+                   rulestone.agent(state, "mcts:iterations=200:c=0.7:rave=300:fpu=0.6", seed=2)):
         assert choice["action"] in state.legal_actions()
         assert state.action_to_string(choice["action"]) == choice["move"]
 
@@ -176,6 +177,8 @@ ERRORS = [
     lambda: rulestone.load(str(GAMES / "tictactoe.game")).batch(2).step([1]),
     lambda: rulestone.mcts(rulestone.load(str(GAMES / "tictactoe.game")).new_initial_state(),
                            cpu_seconds=-1),
+    lambda: rulestone.agent(rulestone.load(str(GAMES / "tictactoe.game")).new_initial_state(),
+                            "mcts:rave=much"),
 ]
 
 

@@ -21,12 +21,25 @@
 //!   a win or a loss a few decisions away. Chance and sampled nodes are never proven, and draws
 //!   are not proven either (they only count by their playouts).
 //!
+//! - **First-play urgency and RAVE**: a node's decisions all become children when it is first
+//!   walked through. An untried one is worth [`MctsConfig::fpu`] (infinite by default: each is
+//!   tried once before any twice). With RAVE on ([`MctsConfig::rave`] above 0), every
+//!   iteration also credits, at every node on its path, the children whose decision the same
+//!   player took later in the iteration (all moves as first, told by [`Game::decision_key`]);
+//!   a child's value blends that in with weight `sqrt(k / (3 visits + k))`, and an untried
+//!   child with such values is worth them instead of the urgency, unless the urgency is
+//!   infinite. The playouts then run through [`Game::decisions`] and [`Game::apply`] to note
+//!   their decisions, not [`Game::rollout`]. RAVE stays off for a game whose decision keys do
+//!   not tell the root's decisions apart.
+//!
 //! - **Bounded tree**: a search stops once its tree holds [`MAX_TREE`] nodes, whatever its
 //!   iteration or time budget, so memory never grows without end.
 //!
 //! Invariant: the game is at the root's position whenever `choose` starts and ends an
 //! iteration (every decision applied on the way down is undone).
 
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 use std::time::Duration;
 
 use rand::seq::SliceRandom;
@@ -51,6 +64,13 @@ pub struct MctsConfig {
     /// The longest random continuation, in decisions; one cut there is worth what
     /// [`Game::evaluate`] says of the position it reached.
     pub max_steps: u32,
+    /// First-play urgency: the value an untried decision is given when nothing is known of
+    /// it, against the UCB1 scores of the tried ones (`f64::INFINITY`: every decision is tried
+    /// once before any is tried twice).
+    pub fpu: f64,
+    /// The RAVE equivalence constant (all-moves-as-first values, blended into a decision's
+    /// own value with weight `sqrt(k / (3 visits + k))`); 0 turns RAVE off.
+    pub rave: f64,
 }
 
 impl Default for MctsConfig {
@@ -59,8 +79,10 @@ impl Default for MctsConfig {
             iterations: None,
             time: None,
             cpu: None,
-            exploration: 1.4,
+            exploration: 0.5,
             max_steps: 200,
+            fpu: f64::INFINITY,
+            rave: 0.0,
         }
     }
 }
@@ -86,8 +108,9 @@ impl MctsConfig {
 
 const ROOT: usize = 0;
 
-/// The most nodes a search tree holds (an iteration adds at most one): a few hundred
-/// megabytes at most, however many iterations or seconds the search was given.
+/// The most nodes a search tree holds (a search stops adding once there; one iteration adds
+/// at most one position's decisions): a few hundred megabytes at most, however many
+/// iterations or seconds the search was given.
 pub const MAX_TREE: usize = 2_000_000;
 
 /// What a node knows about the decisions open in its position.
@@ -118,6 +141,12 @@ struct Node<D> {
     value: f64,
     /// What is proven of the game from here, for `mover`.
     proof: Proof,
+    /// The decision's key for RAVE ([`Game::decision_key`], told apart by `mover`).
+    key: u64,
+    /// Playouts through the parent in which `mover` took this decision later on (all moves
+    /// as first), and the value they credited to `mover`.
+    amaf_visits: u32,
+    amaf_value: f64,
 }
 
 /// A node's proven result for the player who took the decision leading to it.
@@ -140,7 +169,7 @@ impl Proof {
 }
 
 impl<D> Node<D> {
-    fn new(decision: Option<D>, mover: u8) -> Node<D> {
+    fn new(decision: Option<D>, mover: u8, key: u64) -> Node<D> {
         Node {
             decision,
             mover,
@@ -149,6 +178,9 @@ impl<D> Node<D> {
             visits: 0,
             value: 0.0,
             proof: Proof::Unknown,
+            key: salted(key, mover),
+            amaf_visits: 0,
+            amaf_value: 0.0,
         }
     }
 
@@ -170,6 +202,31 @@ impl<D> Node<D> {
     }
 }
 
+/// A decision's key told apart by the player who takes it.
+fn salted(key: u64, mover: u8) -> u64 {
+    key ^ (u64::from(mover).wrapping_add(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A hasher for keys that are hashes already: a multiply mixes them enough.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+
 /// The UCT player.
 pub struct Mcts<G: Game> {
     config: MctsConfig,
@@ -187,6 +244,13 @@ pub struct Mcts<G: Game> {
     /// Iterations run since the agent was made (a proven root stops a search short of its
     /// limit, so the limit alone overstates the work).
     iterations: u64,
+    /// Whether this search keeps RAVE values: asked for, and the game's decision keys tell
+    /// the root's decisions apart.
+    rave_on: bool,
+    /// The salted keys of the decisions of the last playout, and the set of those after a
+    /// node, reused.
+    trace: Vec<u64>,
+    seen: KeySet,
 }
 
 impl<G: Game> Mcts<G> {
@@ -201,6 +265,9 @@ impl<G: Game> Mcts<G> {
             path: Vec::new(),
             listed: Vec::new(),
             iterations: 0,
+            rave_on: false,
+            trace: Vec::new(),
+            seen: KeySet::default(),
         }
     }
 
@@ -249,10 +316,12 @@ impl<G: Game> Mcts<G> {
                 break None;
             }
         };
+        self.trace.clear();
         let (result, scores, evaluation) = match over {
             Some(r) => (Some(r), game.scores(), 0.0),
             None => match game.outcome() {
                 Some(r) => (Some(r), game.scores(), 0.0),
+                None if self.rave_on => self.traced_rollout(game),
                 None => {
                     let r = game.rollout(&mut self.rng, self.config.max_steps);
                     (r.result, r.scores, r.evaluation)
@@ -264,6 +333,9 @@ impl<G: Game> Mcts<G> {
             node.visits += 1;
             node.value += rollout_value(result, scores, evaluation, node.mover);
         }
+        if self.rave_on {
+            self.credit_amaf(|mover| rollout_value(result, scores, evaluation, mover));
+        }
         for at in (0..self.path.len().saturating_sub(1)).rev() {
             if !self.settle(self.path[at]) {
                 break;
@@ -272,6 +344,67 @@ impl<G: Game> Mcts<G> {
         for _ in 0..applied {
             game.undo();
         }
+    }
+
+    /// A random continuation from the game's position, as [`Game::rollout`] plays it, that
+    /// also notes each decision's salted key in `trace`; back at the position afterwards.
+    fn traced_rollout(&mut self, game: &mut G) -> (Option<GameResult>, Option<[i32; 2]>, f64) {
+        let mut listed = std::mem::take(&mut self.listed);
+        let mut steps = 0u32;
+        while steps < self.config.max_steps {
+            let mover = game.to_move();
+            let decision = if game.decisions(&mut listed) {
+                if listed.is_empty() {
+                    break;
+                }
+                listed[self.rng.gen_range(0..listed.len())].clone()
+            } else {
+                match game.sample(&mut self.rng) {
+                    Some(d) => d,
+                    None => break,
+                }
+            };
+            self.trace.push(salted(game.decision_key(&decision), mover));
+            game.apply(&decision);
+            steps += 1;
+        }
+        self.listed = listed;
+        let result = game.outcome();
+        let out = match result {
+            Some(_) => (result, game.scores(), 0.0),
+            None if steps < self.config.max_steps => (Some(GameResult::Draw), None, 0.0),
+            None => (None, None, game.evaluate(0)),
+        };
+        for _ in 0..steps {
+            game.undo();
+        }
+        out
+    }
+
+    /// Credits the last iteration to the all-moves-as-first values of the children of every
+    /// node on its path: a child gets it when its player took its decision later in the
+    /// iteration (first occurrence or not: a key is in the set or not). `value` is the
+    /// iteration's value for a player.
+    fn credit_amaf(&mut self, value: impl Fn(u8) -> f64) {
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
+        seen.extend(self.trace.iter().copied());
+        let values = [value(0), value(1)];
+        for at in (0..self.path.len()).rev() {
+            if let Some(&below) = self.path.get(at + 1) {
+                seen.insert(self.nodes[below].key);
+            }
+            let node = self.path[at];
+            for i in 0..self.nodes[node].children.len() {
+                let c = self.nodes[node].children[i];
+                let child = &mut self.nodes[c];
+                if seen.contains(&child.key) {
+                    child.amaf_visits += 1;
+                    child.amaf_value += values[usize::from(child.mover & 1)];
+                }
+            }
+        }
+        self.seen = seen;
     }
 
     /// Proves `node` from its children where it can; `true` when it became proven.
@@ -329,10 +462,14 @@ impl<G: Game> Mcts<G> {
     fn step(&mut self, game: &mut G, node: usize) -> Option<(usize, bool)> {
         let mover = game.to_move();
         let drawn = match &mut self.nodes[node].open {
-            Open::Choices { untried } => match untried.pop() {
-                Some(d) => return Some((self.add_child(node, d, mover), true)),
-                None => None,
-            },
+            Open::Choices { untried } => {
+                // Every decision becomes a child at once (in the shuffled order), so that
+                // first-play urgency and RAVE can rank the untried ones.
+                for d in std::mem::take(untried).into_iter().rev() {
+                    self.add_child(game, node, d, mover);
+                }
+                None
+            }
             Open::Chance { outcomes } => {
                 Some(outcomes[self.rng.gen_range(0..outcomes.len())].clone())
             }
@@ -344,7 +481,7 @@ impl<G: Game> Mcts<G> {
                 let widen = (n.children.len() as f64) < room || n.children.is_empty();
                 if widen {
                     if let Some(d) = game.sample(&mut self.rng) {
-                        return Some((self.add_child(node, d, mover), true));
+                        return Some((self.add_child(game, node, d, mover), true));
                     }
                 }
                 None
@@ -352,7 +489,9 @@ impl<G: Game> Mcts<G> {
             Open::Unknown | Open::Over(_) => None,
         };
         let Some(d) = drawn else {
-            return self.best_by_ucb(node).map(|c| (c, false));
+            return self
+                .best_by_ucb(node)
+                .map(|c| (c, self.nodes[c].visits == 0));
         };
         let found = self.nodes[node]
             .children
@@ -361,13 +500,14 @@ impl<G: Game> Mcts<G> {
             .find(|&c| self.nodes[c].decision.as_ref() == Some(&d));
         Some(match found {
             Some(c) => (c, false),
-            None => (self.add_child(node, d, mover), true),
+            None => (self.add_child(game, node, d, mover), true),
         })
     }
 
-    fn add_child(&mut self, parent: usize, decision: G::Decision, mover: u8) -> usize {
+    fn add_child(&mut self, game: &G, parent: usize, decision: G::Decision, mover: u8) -> usize {
         let id = self.nodes.len();
-        self.nodes.push(Node::new(Some(decision), mover));
+        let key = game.decision_key(&decision);
+        self.nodes.push(Node::new(Some(decision), mover, key));
         self.nodes[parent].children.push(id);
         id
     }
@@ -380,18 +520,42 @@ impl<G: Game> Mcts<G> {
         // search makes the same choices everywhere (`sqrt` is exact by IEEE 754 already).
         let log_n = libm::log(f64::from(parent.visits.max(1)));
         let c = self.config.exploration;
+        let k = self.config.rave;
         let mut best = *parent.children.first()?;
         let mut best_score = f64::NEG_INFINITY;
         for &child in &parent.children {
             let n = &self.nodes[child];
+            let visits = f64::from(n.visits);
             let score = if n.proof == Proof::Win {
                 return Some(child);
             } else if n.proof == Proof::Loss {
                 f64::MIN
-            } else if n.visits == 0 {
-                f64::INFINITY
             } else {
-                n.mean() + c * (log_n / f64::from(n.visits)).sqrt()
+                // The decision's own value (first-play urgency before it has one), blended
+                // with its all-moves-as-first value while its own visits are few.
+                let own = if n.visits == 0 {
+                    self.config.fpu
+                } else {
+                    n.mean()
+                };
+                // An infinite urgency tries every decision once first, RAVE or not.
+                let untried_first = n.visits == 0 && self.config.fpu.is_infinite();
+                let value = if self.rave_on && n.amaf_visits > 0 && !untried_first {
+                    let beta = (k / (3.0 * visits + k)).sqrt();
+                    let amaf = n.amaf_value / f64::from(n.amaf_visits);
+                    if n.visits == 0 {
+                        amaf
+                    } else {
+                        (1.0 - beta) * own + beta * amaf
+                    }
+                } else {
+                    own
+                };
+                if n.visits == 0 {
+                    value
+                } else {
+                    value + c * (log_n / visits).sqrt()
+                }
             };
             if score > best_score {
                 best_score = score;
@@ -399,6 +563,21 @@ impl<G: Game> Mcts<G> {
             }
         }
         Some(best)
+    }
+
+    /// Whether the game's decision keys tell the root's decisions apart (a game whose keys
+    /// are all alike gives RAVE nothing to go by).
+    fn root_keys_distinct(&self, game: &G) -> bool {
+        let root = &self.nodes[ROOT];
+        let mut keys: Vec<u64> = match &root.open {
+            Open::Choices { untried } => untried.iter().map(|d| game.decision_key(d)).collect(),
+            _ => Vec::new(),
+        };
+        keys.extend(root.children.iter().map(|&c| self.nodes[c].key));
+        let count = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        count > 1 && keys.len() == count
     }
 
     /// Makes `child` the root, keeping its subtree (renumbered; the rest is dropped).
@@ -413,7 +592,7 @@ impl<G: Game> Mcts<G> {
         }
         let mut nodes = Vec::with_capacity(kept.len());
         for &old in &kept {
-            let mut node = std::mem::replace(&mut self.nodes[old], Node::new(None, 0));
+            let mut node = std::mem::replace(&mut self.nodes[old], Node::new(None, 0, 0));
             for c in &mut node.children {
                 *c = map[*c];
             }
@@ -433,7 +612,8 @@ impl<G: Game> Mcts<G> {
         };
         if self.nodes.is_empty() || moved_on {
             self.nodes.clear();
-            self.nodes.push(Node::new(None, 1 - game.to_move().min(1)));
+            self.nodes
+                .push(Node::new(None, 1 - game.to_move().min(1), 0));
         }
         self.root_key = key;
         self.observed = false;
@@ -465,6 +645,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
             }
             _ => {}
         }
+        self.rave_on = self.config.rave > 0.0 && self.root_keys_distinct(game);
         let mut clock = Clock::start(self.config.time, self.config.cpu);
         let limit = self.config.iteration_limit();
         let mut done = 0u32;

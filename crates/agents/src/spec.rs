@@ -48,7 +48,11 @@ An agent is a name, then settings, each as `:key=value`:
     time=T              think for T of wall-clock time (`1.5s`, `500ms`); the first
                         limit wins
     cpu=T               think for T of CPU time: the same work on a busy machine
-    c=X                 exploration constant (default 1.4)
+    c=X                 exploration constant (default 0.5; results count 0 to 1)
+    fpu=X               first-play urgency: the value of an untried decision (default
+                        inf: every decision is tried once before any twice)
+    rave=K              RAVE: all-moves-as-first values weigh sqrt(K/(3n+K)) after n
+                        visits (default 0: off)
     steps=N             longest playout in decisions (default 200, at most 100000; a
                         longer one is cut there and the position it reached is evaluated)
   alphabeta           iterative-deepening negamax with a transposition table
@@ -107,6 +111,8 @@ impl AgentSpec {
             (AgentSpec::Mcts(c), "time" | "t") => c.time = Some(time(key, value)?),
             (AgentSpec::Mcts(c), "cpu") => c.cpu = Some(time(key, value)?),
             (AgentSpec::Mcts(c), "c") => c.exploration = number(key, value)?,
+            (AgentSpec::Mcts(c), "fpu") => c.fpu = urgency(key, value)?,
+            (AgentSpec::Mcts(c), "rave") => c.rave = number(key, value)?,
             (AgentSpec::Mcts(c), "steps") => c.max_steps = at_most(key, value, MAX_STEPS)?,
             (AgentSpec::AlphaBeta(c), "depth" | "d") => c.depth = Some(count(key, value)?),
             (AgentSpec::AlphaBeta(c), "time" | "t") => c.time = Some(time(key, value)?),
@@ -118,7 +124,9 @@ impl AgentSpec {
                 return Err(SpecError {
                     message: format!("`{agent}` has no setting `{key}`"),
                     help: match agent {
-                        "mcts" => "mcts takes iterations=N, time=T, cpu=T, c=X and steps=N",
+                        "mcts" => {
+                            "mcts takes iterations=N, time=T, cpu=T, c=X, fpu=X, rave=K and steps=N"
+                        }
                         "alphabeta" => "alphabeta takes depth=N, time=T, cpu=T and memory=MB",
                         _ => "random takes no settings",
                     }
@@ -189,6 +197,16 @@ impl fmt::Display for AgentSpec {
                 }
                 if c.max_steps != d.max_steps {
                     write!(f, ":steps={}", c.max_steps)?;
+                }
+                if c.fpu != d.fpu {
+                    if c.fpu.is_infinite() {
+                        write!(f, ":fpu=inf")?;
+                    } else {
+                        write!(f, ":fpu={}", c.fpu)?;
+                    }
+                }
+                if (c.rave - d.rave).abs() > f64::EPSILON {
+                    write!(f, ":rave={}", c.rave)?;
                 }
             }
             AgentSpec::AlphaBeta(c) => {
@@ -288,6 +306,14 @@ fn number(key: &str, value: &str) -> Result<f64, SpecError> {
         })
 }
 
+/// A first-play urgency: a number of 0 or more, or `inf` (every decision tried once first).
+fn urgency(key: &str, value: &str) -> Result<f64, SpecError> {
+    if value.eq_ignore_ascii_case("inf") {
+        return Ok(f64::INFINITY);
+    }
+    number(key, value)
+}
+
 /// `1.5s`, `500ms` or `2` (seconds), at most an hour: the value of `time=` or `cpu=`.
 fn time(key: &str, value: &str) -> Result<Duration, SpecError> {
     let (digits, scale) = if let Some(ms) = value.strip_suffix("ms") {
@@ -325,6 +351,9 @@ mod tests {
             "alphabeta:time=2s",
             "mcts:cpu=250ms",
             "mcts:iterations=50:cpu=2s",
+            "mcts:cpu=100ms:c=1.4:fpu=0.6:rave=300",
+            "mcts:fpu=inf",
+            "mcts:c=0.7:rave=50",
             "alphabeta:cpu=1s:time=3s",
         ] {
             let spec = AgentSpec::parse(text).expect(text);
