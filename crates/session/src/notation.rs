@@ -272,7 +272,10 @@ fn what_stands_on(engine: &Engine<'_>, cell: usize) -> String {
         Some(0) => ": it is empty".to_string(),
         Some(code) => {
             let (kind, owner) = rulestone_ir::piece_kind_and_owner(code);
-            let piece = program.pieces.get(kind).map_or("piece", |p| p.name.as_str());
+            let piece = program
+                .pieces
+                .get(kind)
+                .map_or("piece", |p| p.name.as_str());
             format!(": it holds {}'s {piece}", program.player_name(owner))
         }
     }
