@@ -38,8 +38,6 @@
 //! Invariant: the game is at the root's position whenever `choose` starts and ends an
 //! iteration (every decision applied on the way down is undone).
 
-use std::collections::HashSet;
-use std::hash::BuildHasherDefault;
 use std::time::Duration;
 
 use rand::seq::SliceRandom;
@@ -48,6 +46,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::clock::Clock;
 use super::{rollout_value, Agent, Thought};
+use rulestone_base::hash::KeySet;
 use rulestone_runtime::{Game, GameResult};
 
 /// The settings of [`Mcts`]; see `AGENTS_HELP` in `spec.rs`.
@@ -202,30 +201,14 @@ impl<D> Node<D> {
     }
 }
 
-/// A decision's key told apart by the player who takes it.
+/// A decision's key told apart by the player who takes it, mixed (a multiply by an odd
+/// constant, one to one) so that it can serve as its own hash in a [`KeySet`].
 fn salted(key: u64, mover: u8) -> u64 {
-    key ^ (u64::from(mover).wrapping_add(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    (key ^ u64::from(mover)
+        .wrapping_add(1)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
-
-/// A hasher for keys that are hashes already: a multiply mixes them enough.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// The UCT player.
 pub struct Mcts<G: Game> {
