@@ -329,6 +329,9 @@ type Shows = fn(&str, &str) -> bool;
 /// The reference's text for a word: a built-in's row in a section on built-ins, else the first
 /// way of finding it that finds something, each tried on every section in order, the word
 /// first at the start of the code, then anywhere in it; examples and mentions in prose last.
+/// Sections whose tables survey constructs defined in other sections (what each costs).
+const SURVEYS: [&str; 1] = ["What things cost"];
+
 fn find(sections: &[Section], word: &str) -> Option<Entry> {
     let is_builtin = super::analysis::is_builtin(word);
     let on_builtins = sections
@@ -338,10 +341,15 @@ fn find(sections: &[Section], word: &str) -> Option<Entry> {
     let shows: [Shows; 2] = [starts_with_word, has_word];
     let first: [Way; 4] = [by_title, by_row, by_definition, by_syntax_line];
     let last: [Way; 2] = [by_code_line, by_mention];
+    // A survey's rows name constructs defined elsewhere: never their definition.
+    let defining: Vec<&Section> = sections
+        .iter()
+        .filter(|s| !SURVEYS.contains(&s.title))
+        .collect();
     let tier = |ways: &[Way]| {
         shows.iter().find_map(|shows| {
             ways.iter()
-                .find_map(|way| sections.iter().find_map(|s| way(s, word, *shows)))
+                .find_map(|way| defining.iter().find_map(|s| way(s, word, *shows)))
         })
     };
     on_builtins.or_else(|| tier(&first)).or_else(|| tier(&last))
