@@ -12,44 +12,25 @@ use rulestone_syntax::Ident;
 
 /// The names of the procedures a block calls, nested blocks included.
 pub(super) fn calls_in<'b>(block: &'b Block, out: &mut Vec<&'b Ident>) {
-    for s in &block.stmts {
-        match &s.kind {
-            StmtKind::Call { name, .. } => out.push(name),
-            StmtKind::If {
-                then, otherwise, ..
-            } => {
-                calls_in(then, out);
-                if let Some(o) = otherwise {
-                    calls_in(o, out);
-                }
-            }
-            StmtKind::Either(bs) | StmtKind::First(bs) => {
-                for b in bs {
-                    calls_in(b, out);
-                }
-            }
-            StmtKind::Repeat { body, .. }
-            | StmtKind::Distinct(body)
-            | StmtKind::While { body, .. } => calls_in(body, out),
-            _ => {}
+    block.for_each_stmt(&mut |s| {
+        if let StmtKind::Call { name, .. } = &s.kind {
+            out.push(name);
         }
-    }
+    });
 }
 
 /// The first name a block binds (`pick`, `place`, `let`), nested blocks included.
 fn first_binding(block: &Block) -> Option<&Ident> {
-    block.stmts.iter().find_map(|s| match &s.kind {
-        StmtKind::Pick { var, .. } | StmtKind::Place { var, .. } => Some(var),
-        StmtKind::Let { name, .. } => Some(name),
-        StmtKind::If {
-            then, otherwise, ..
-        } => first_binding(then).or_else(|| otherwise.as_ref().and_then(first_binding)),
-        StmtKind::Either(bs) | StmtKind::First(bs) => bs.iter().find_map(first_binding),
-        StmtKind::Repeat { body, .. } | StmtKind::Distinct(body) | StmtKind::While { body, .. } => {
-            first_binding(body)
-        }
-        _ => None,
-    })
+    let mut first = None;
+    block.for_each_stmt(&mut |s| {
+        let bound = match &s.kind {
+            StmtKind::Pick { var, .. } | StmtKind::Place { var, .. } => Some(var),
+            StmtKind::Let { name, .. } => Some(name),
+            _ => None,
+        };
+        first = first.or(bound);
+    });
+    first
 }
 
 impl Checker<'_> {

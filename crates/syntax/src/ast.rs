@@ -284,6 +284,32 @@ pub struct Block {
 }
 
 impl Block {
+    /// Calls `f` on every statement of the block in source order, at any depth of `if`,
+    /// `either`, `first`, `repeat`, `distinct` and `while` (the statements that hold blocks
+    /// included, before the statements inside them).
+    pub fn for_each_stmt<'b>(&'b self, f: &mut dyn FnMut(&'b Stmt)) {
+        for stmt in &self.stmts {
+            f(stmt);
+            match &stmt.kind {
+                StmtKind::If {
+                    then, otherwise, ..
+                } => {
+                    then.for_each_stmt(f);
+                    if let Some(o) = otherwise {
+                        o.for_each_stmt(f);
+                    }
+                }
+                StmtKind::Either(blocks) | StmtKind::First(blocks) => {
+                    blocks.iter().for_each(|b| b.for_each_stmt(f));
+                }
+                StmtKind::Repeat { body, .. }
+                | StmtKind::Distinct(body)
+                | StmtKind::While { body, .. } => body.for_each_stmt(f),
+                _ => {}
+            }
+        }
+    }
+
     /// Whether any statement of the block, at any depth of `if`, `either`, `first`, `repeat`,
     /// `distinct`, `while` and expanded procedure calls, is one that `found` accepts. (Blocks are looked into, not
     /// offered to `found`.)
