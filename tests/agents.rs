@@ -34,6 +34,7 @@ fn round_robin(
         seed: 7,
         max_steps: 400,
         threads: 2,
+        deadline: None,
     };
     arena(
         &config,
@@ -81,6 +82,7 @@ fn same_seed_same_results_whatever_the_threads() {
             seed: 3,
             max_steps: 100,
             threads,
+            deadline: None,
         };
         arena(
             &config,

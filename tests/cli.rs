@@ -586,6 +586,71 @@ fn playout_stops_at_a_bound_exit_3() {
     assert_eq!(report["stopped_by_time_limit"], true);
 }
 
+/// A bound stops a game in progress too: `playout --max-nodes 3` gives up the first chess game
+/// after three moves (it is not counted), and every long-running command takes `--time-limit`
+/// and stops at it with exit status 3, saying so: `solve`, `arena`, `analyze` and `match`.
+#[test]
+fn long_commands_stop_inside_a_game_at_their_bounds() {
+    let o = run(&["playout", "games/chess.game", "--games", "1", "--max-nodes", "3"]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("--max-nodes 3: 0 of 1 game played"),
+        "{}",
+        stdout(&o)
+    );
+    let solve = run(&["solve", "games/connect4.game", "--time-limit", "0.2"]);
+    assert_eq!(code(&solve), 3, "{}", stderr(&solve));
+    assert!(
+        stdout(&solve).starts_with("solve stopped by --time-limit 0.2 s after "),
+        "{}",
+        stdout(&solve)
+    );
+    let arena = run(&[
+        "arena",
+        "games/connect4.game",
+        "--agents",
+        "mcts,mcts",
+        "--games",
+        "10000",
+        "--time-limit",
+        "0.3",
+    ]);
+    assert_eq!(code(&arena), 3, "{}", stderr(&arena));
+    assert!(
+        stdout(&arena).contains("arena stopped by --time-limit 0.3 s: "),
+        "{}",
+        stdout(&arena)
+    );
+    let analyze = run(&[
+        "analyze",
+        "games/tictactoe.game",
+        "--games",
+        "10000",
+        "--time-limit",
+        "0.3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&analyze), 3, "{}", stderr(&analyze));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&analyze)).expect("json");
+    assert_eq!(report["stopped_by"]["bound"], "time_limit");
+    assert!(report["unplayed"].as_u64().is_some_and(|n| n > 0));
+    let matched = run(&[
+        "match",
+        "games/go.game",
+        "--games",
+        "10000",
+        "--time-limit",
+        "0.2",
+    ]);
+    assert_eq!(code(&matched), 3, "{}", stderr(&matched));
+    assert!(
+        stdout(&matched).contains("match stopped by --time-limit 0.2 s"),
+        "{}",
+        stdout(&matched)
+    );
+}
+
 /// Bounds and counts that are no bounds at all are usage errors (exit 2) that say what is
 /// accepted: zero, negative, not a number, infinite, absurdly large.
 #[test]

@@ -85,6 +85,13 @@ pub struct AnalyzeArgs {
     /// Also write the report as one self-contained HTML page with plots.
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
+
+    /// Stop once this many seconds have passed (e.g. `300`): games not started are skipped,
+    /// games still running are given up, the report is of the games finished and says so,
+    /// and the exit status is 3. Games are played round by round across the variants, so each
+    /// variant gets about as many.
+    #[arg(long, value_name = "SECONDS", value_parser = super::time_limit, allow_negative_numbers = true)]
+    pub time_limit: Option<std::time::Duration>,
 }
 
 /// The whole report: what the JSON holds and the table and the HTML page show.
@@ -102,6 +109,15 @@ pub(crate) struct Report {
     /// The `--set` options and their values, in the order given.
     pub grid: Vec<Axis>,
     pub variants: Vec<VariantReport>,
+    /// The bound that stopped the analysis before every game was played (`--time-limit`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<serde_json::Value>,
+    /// Games the bound left unplayed, all variants together.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unplayed: Option<u64>,
+    /// The bound as typed, for the warning (`--time-limit 5 s`).
+    #[serde(skip)]
+    pub stopped_flag: Option<String>,
 }
 
 /// One `--set` option and its values.
@@ -153,8 +169,12 @@ impl OnVariants for Analyze<'_> {
             super::report::write(&report, &path, file)?;
         }
         match self.args.format {
-            Format::Text => emit(&table(&report)),
-            Format::Json => emit(&json(&report)?),
+            Format::Text => emit(&table(&report))?,
+            Format::Json => emit(&json(&report)?)?,
+        }
+        match report.stopped_by {
+            Some(_) => Err(super::Fail::Stopped),
+            None => Ok(()),
         }
     }
 }
@@ -194,6 +214,9 @@ fn config(args: &AnalyzeArgs) -> Result<AnalysisConfig> {
         seed: args.seed,
         max_steps: args.max_steps,
         threads: usize::from(args.threads),
+        deadline: args
+            .time_limit
+            .map(|limit| std::time::Instant::now() + limit),
     })
 }
 
@@ -342,6 +365,11 @@ fn report<G>(
     labels: Vec<String>,
     stats: Vec<VariantStats>,
 ) -> Report {
+    let unplayed: u64 = stats.iter().map(|s| u64::from(s.unplayed)).sum();
+    let stopped = args
+        .time_limit
+        .filter(|_| unplayed > 0)
+        .map(super::Bound::Time);
     Report {
         game: variants.name.clone(),
         file: shown(&args.file),
@@ -363,6 +391,9 @@ fn report<G>(
                 stats,
             })
             .collect(),
+        stopped_by: stopped.map(super::Bound::json),
+        unplayed: stopped.map(|_| unplayed),
+        stopped_flag: stopped.map(super::Bound::flag),
     }
 }
 
@@ -423,51 +454,59 @@ fn heading(report: &Report) -> String {
 /// that its rates say little.
 const LIMIT_WARNING: f64 = 0.1;
 
-/// The verdict on games stopped by the step limit: one line per variant where at least
-/// [`LIMIT_WARNING`] of some kind of play's games were, saying what it means and what to do.
+/// The warnings on games that did not count fully: first the games `--time-limit` left
+/// unplayed, then one line per variant where at least [`LIMIT_WARNING`] of some kind of
+/// play's games were stopped by the step limit, saying what it means and what to do.
 pub(crate) fn limit_warnings(report: &Report) -> Vec<String> {
-    report
-        .variants
+    let stop = report
+        .stopped_flag
         .iter()
-        .filter_map(|v| {
-            let skill = &v.stats.skill;
-            let shares = [
-                (
-                    "random",
-                    v.stats.random.step_limit.count,
-                    v.stats.random.games,
-                ),
-                (
-                    "self-play",
-                    v.stats.self_play.step_limit.count,
-                    v.stats.self_play.games,
-                ),
-                ("skill", skill.step_limit, skill.games),
-            ];
-            let stopped: Vec<String> = shares
-                .iter()
-                .filter(|(_, n, games)| {
-                    *games > 0 && f64::from(*n) >= LIMIT_WARNING * f64::from(*games)
-                })
-                .map(|(kind, n, games)| format!("{n} of {games} {kind} games"))
-                .collect();
-            if stopped.is_empty() {
-                return None;
-            }
-            let variant = if report.grid.is_empty() || v.label.is_empty() {
-                String::new()
-            } else {
-                format!("variant {}: ", v.label)
-            };
-            Some(format!(
-                "{variant}{} stopped at the step limit ({}), neither won nor drawn: the rates \
+        .zip(report.unplayed)
+        .map(|(flag, unplayed)| {
+            format!(
+                "stopped by {flag}: {} not played; the figures are those of the games finished",
+                super::plural(unplayed, "game")
+            )
+        });
+    stop.chain(report.variants.iter().filter_map(|v| {
+        let skill = &v.stats.skill;
+        let shares = [
+            (
+                "random",
+                v.stats.random.step_limit.count,
+                v.stats.random.games,
+            ),
+            (
+                "self-play",
+                v.stats.self_play.step_limit.count,
+                v.stats.self_play.games,
+            ),
+            ("skill", skill.step_limit, skill.games),
+        ];
+        let stopped: Vec<String> = shares
+            .iter()
+            .filter(|(_, n, games)| {
+                *games > 0 && f64::from(*n) >= LIMIT_WARNING * f64::from(*games)
+            })
+            .map(|(kind, n, games)| format!("{n} of {games} {kind} games"))
+            .collect();
+        if stopped.is_empty() {
+            return None;
+        }
+        let variant = if report.grid.is_empty() || v.label.is_empty() {
+            String::new()
+        } else {
+            format!("variant {}: ", v.label)
+        };
+        Some(format!(
+            "{variant}{} stopped at the step limit ({}), neither won nor drawn: the rates \
                  and the skill score say little about this variant; raise `--max-steps`, or \
                  make sure the game ends",
-                join_and(&stopped),
-                super::plural(report.max_steps, "step"),
-            ))
-        })
-        .collect()
+            join_and(&stopped),
+            super::plural(report.max_steps, "step"),
+        ))
+    }))
+    .collect()
 }
 
 /// `text` in lines of at most `width` columns, broken between words, each line after the

@@ -13,7 +13,7 @@ use crate::runtime::{Compiled, Game};
 
 use super::any::{with_game, Games, OnGame};
 use super::Format;
-use super::{emit, stderr_is_tty, CliError, Fail, GameArgs, PositionArgs, Result};
+use super::{emit, stderr_is_tty, Bound, CliError, Fail, GameArgs, PositionArgs, Result};
 
 /// The most agents of one round robin: every pair plays, and the games to play are listed
 /// before they start.
@@ -56,6 +56,12 @@ pub struct ArenaArgs {
           value_parser = clap::value_parser!(u32).range(0..=super::MAX_PLIES))]
     pub max_steps: u32,
 
+    /// Stop once this many seconds have passed (e.g. `60`): games not started are skipped,
+    /// games still running are given up, and the tables are those of the games finished
+    /// (exit status 3).
+    #[arg(long, value_name = "SECONDS", value_parser = super::time_limit, allow_negative_numbers = true)]
+    pub time_limit: Option<std::time::Duration>,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -84,10 +90,12 @@ pub(crate) fn run(args: &ArenaArgs, compiled: Compiled) -> Result<()> {
         seed: args.seed,
         max_steps: args.max_steps,
         threads: usize::from(args.threads),
+        deadline: None,
     };
     let task = RoundRobin {
         config,
         format: args.format,
+        time_limit: args.time_limit,
     };
     with_game(&args.game, args.position.after.as_deref(), compiled, task)
 }
@@ -95,12 +103,13 @@ pub(crate) fn run(args: &ArenaArgs, compiled: Compiled) -> Result<()> {
 struct RoundRobin {
     config: ArenaConfig,
     format: Format,
+    time_limit: Option<std::time::Duration>,
 }
 
 impl OnGame for RoundRobin {
     type Output = ();
 
-    fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
+    fn run<G: Game>(mut self, games: &Games<'_, G>) -> Result<()> {
         let n = self.config.specs.len();
         let total = u64::from(self.config.games) * (n * (n - 1) / 2) as u64;
         let bar = super::playout::progress(total);
@@ -110,6 +119,7 @@ impl OnGame for RoundRobin {
             }
         };
         let began = Instant::now();
+        self.config.deadline = self.time_limit.map(|limit| began + limit);
         let make = |seed| {
             (games.start)(seed).map_err(|f| match f {
                 Fail::Error(e) => e.message,
@@ -124,15 +134,22 @@ impl OnGame for RoundRobin {
             Ok(g) => super::any::players(&g),
             Err(_) => ["first".to_string(), "second".to_string()],
         };
+        let stopped = self
+            .time_limit
+            .filter(|_| result.unplayed > 0)
+            .map(Bound::Time);
         let text = match self.format {
-            Format::Text => report(games, &result, &self.config, &players),
-            Format::Json => json(games, &result, &self.config),
+            Format::Text => report(games, &result, &self.config, &players, stopped),
+            Format::Json => json(games, &result, &self.config, stopped),
         };
         emit(&text)?;
         if stderr_is_tty() {
             eprintln!("{:.1} s", began.elapsed().as_secs_f64());
         }
-        Ok(())
+        match stopped {
+            Some(_) => Err(Fail::Stopped),
+            None => Ok(()),
+        }
     }
 }
 
@@ -146,6 +163,7 @@ fn report<G>(
     a: &Arena,
     config: &ArenaConfig,
     players: &[String; 2],
+    stopped: Option<Bound>,
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", games.title);
@@ -195,10 +213,23 @@ fn report<G>(
     for (i, elo) in ranked {
         let _ = writeln!(out, "{:<width$}  {:>+6.0}", a.agents[i], elo);
     }
+    if let Some(bound) = stopped {
+        let _ = writeln!(
+            out,
+            "\narena stopped by {}: {} not played; the tables above are of the games finished",
+            bound.flag(),
+            super::plural(a.unplayed, "game")
+        );
+    }
     out
 }
 
-fn json<G>(games: &Games<'_, G>, a: &Arena, config: &ArenaConfig) -> String {
+fn json<G>(
+    games: &Games<'_, G>,
+    a: &Arena,
+    config: &ArenaConfig,
+    stopped: Option<Bound>,
+) -> String {
     let pairings: Vec<serde_json::Value> = a
         .pairings
         .iter()
@@ -223,7 +254,7 @@ fn json<G>(games: &Games<'_, G>, a: &Arena, config: &ArenaConfig) -> String {
         .zip(&a.elo)
         .map(|(n, e)| (n.clone(), serde_json::json!(e)))
         .collect();
-    let value = serde_json::json!({
+    let mut value = serde_json::json!({
         "game": games.title,
         "options": games.options,
         "games_per_pair": config.games,
@@ -231,5 +262,9 @@ fn json<G>(games: &Games<'_, G>, a: &Arena, config: &ArenaConfig) -> String {
         "pairings": pairings,
         "elo": elo,
     });
+    if let (Some(bound), Some(object)) = (stopped, value.as_object_mut()) {
+        object.insert("stopped_by".to_string(), bound.json());
+        object.insert("unplayed".to_string(), serde_json::json!(a.unplayed));
+    }
     format!("{value:#}\n")
 }

@@ -8,12 +8,12 @@ use clap::{ArgGroup, Args};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::runtime::playout::random_game;
+use crate::runtime::playout::random_game_until;
 
 use super::load::{load, options_text, result_text};
 use serde_json::json;
 
-use super::{emit, json_text, plural, CliError, Format, GameArgs, Result};
+use super::{emit, json_text, plural, Bound, CliError, Format, GameArgs, Result};
 
 #[derive(Clone, Debug, Args)]
 #[command(group(ArgGroup::new("length").required(true).multiple(true).args(["games", "target"])))]
@@ -37,6 +37,11 @@ pub struct MatchArgs {
     #[arg(long, value_name = "M", default_value_t = 1000,
           value_parser = clap::value_parser!(u32).range(0..=super::MAX_PLIES))]
     pub max_plies: u32,
+
+    /// Stop once this many seconds have passed (e.g. `60`), inside a game too (it is given up
+    /// and not counted): the report covers the games finished, and the exit status is 3.
+    #[arg(long, value_name = "SECONDS", value_parser = super::time_limit, allow_negative_numbers = true)]
+    pub time_limit: Option<std::time::Duration>,
 
     /// How to report: `text` (a line per game, then the verdict), or `json` (one object with
     /// every game and the totals).
@@ -65,7 +70,12 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
     }
     let mut engine = loaded.engine();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let (mut moves, mut undos) = (Vec::new(), Vec::new());
+    let mut moves = Vec::new();
+    let deadline = args
+        .time_limit
+        .map(|limit| std::time::Instant::now() + limit);
+    let mut out_of_time = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    let mut stopped = None;
     let names = [program.player_name(0), program.player_name(1)];
     let mut out = format!("{}: match, seed {}", program.name, args.seed);
     match (args.games, args.target) {
@@ -105,14 +115,17 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
         if target.is_some_and(|t| totals.iter().any(|&s| s >= t)) {
             break;
         }
-        played += 1;
-        let p = random_game(
+        let Some(p) = random_game_until(
             &mut engine,
             &mut rng,
             args.max_plies,
             &mut moves,
-            &mut undos,
-        );
+            &mut out_of_time,
+        ) else {
+            stopped = args.time_limit.map(Bound::Time);
+            break;
+        };
+        played += 1;
         let scores = p.scores.unwrap_or([0, 0]);
         for (t, s) in totals.iter_mut().zip(scores) {
             *t += i64::from(s);
@@ -147,7 +160,7 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
         std::cmp::Ordering::Equal => "the match is drawn".to_string(),
     };
     if args.format == Format::Json {
-        return emit(&json_text(&json!({
+        let mut report = json!({
             "game": program.name,
             "options": program
                 .options
@@ -160,16 +173,32 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
             "games": games,
             "totals": by_player(totals),
             "verdict": verdict,
-        })));
+        });
+        if let (Some(bound), Some(object)) = (stopped, report.as_object_mut()) {
+            object.insert("stopped_by".to_string(), bound.json());
+        }
+        emit(&json_text(&report))?;
+    } else {
+        let _ = writeln!(
+            out,
+            "{verdict}: {} {}, {} {} after {}",
+            names[0],
+            text(totals[0]),
+            names[1],
+            text(totals[1]),
+            plural(played, "game")
+        );
+        if let Some(bound) = stopped {
+            let _ = writeln!(
+                out,
+                "match stopped by {}: the games above are all it finished",
+                bound.flag()
+            );
+        }
+        emit(&out)?;
     }
-    let _ = writeln!(
-        out,
-        "{verdict}: {} {}, {} {} after {}",
-        names[0],
-        text(totals[0]),
-        names[1],
-        text(totals[1]),
-        plural(played, "game")
-    );
-    emit(&out)
+    match stopped {
+        Some(_) => Err(super::Fail::Stopped),
+        None => Ok(()),
+    }
 }

@@ -41,14 +41,15 @@ pub struct PlayoutArgs {
           value_parser = clap::value_parser!(u32).range(0..=super::MAX_PLIES))]
     pub max_plies: u32,
 
-    /// Play no new game once N moves were played in all (the games so far, each finished):
-    /// the report covers those games, says that the bound stopped the run, and the exit
+    /// Stop once N moves were played in all: a game still running then is given up, the
+    /// report covers the games finished, says that the bound stopped the run, and the exit
     /// status is 3. A bound on the work of a run of unknown length.
     #[arg(long, value_name = "N", value_parser = super::max_nodes, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
 
-    /// Play no new game once this many seconds have passed (e.g. `30`): the report covers the
-    /// games finished by then, says that the limit stopped the run, and the exit status is 3.
+    /// Stop once this many seconds have passed (e.g. `30`), inside a game too (it is given
+    /// up): the report covers the games finished by then, says that the limit stopped the
+    /// run, and the exit status is 3.
     #[arg(long, value_name = "SECONDS", value_parser = super::time_limit, allow_negative_numbers = true)]
     pub time_limit: Option<Duration>,
 
@@ -145,14 +146,37 @@ impl OnGame for Playouts<'_> {
                 stopped = args.max_nodes.map(Bound::Nodes);
                 break;
             }
+            // The bounds are looked at before each step of a game too: a game still running
+            // when one is reached is given up, and not counted.
+            let mut steps_left = args.max_nodes.map(|max| max.saturating_sub(tally.steps));
+            let mut stop = || {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return true;
+                }
+                match &mut steps_left {
+                    Some(0) => true,
+                    Some(left) => {
+                        *left -= 1;
+                        false
+                    }
+                    None => false,
+                }
+            };
             let played = if first.dealt() {
                 // A game with its own chance at the start is dealt afresh each time.
                 let mut game = (games.start)(args.seed.wrapping_mul(1_000_003).wrapping_add(g))?;
-                let played = game.playout(&mut rng, args.max_plies, aim);
+                let played = game.playout_until(&mut rng, args.max_plies, aim, &mut stop);
                 dropped = dropped.or(game.dropped_moves());
                 played
             } else {
-                first.playout(&mut rng, args.max_plies, aim)
+                first.playout_until(&mut rng, args.max_plies, aim, &mut stop)
+            };
+            let Some(played) = played else {
+                stopped = match steps_left {
+                    Some(0) => args.max_nodes.map(Bound::Nodes),
+                    _ => args.time_limit.map(Bound::Time),
+                };
+                break;
             };
             tally.add(&played);
             if let Some(bar) = &bar {

@@ -37,6 +37,12 @@ pub struct SolveArgs {
     )]
     pub memory: u32,
 
+    /// Stop once this many seconds have passed (e.g. `30`, looked at every few thousand
+    /// positions) and say how far the search got (exit status 3). Without it the search runs
+    /// until it has the answer.
+    #[arg(long, value_name = "SECONDS", value_parser = super::time_limit, allow_negative_numbers = true)]
+    pub time_limit: Option<Duration>,
+
     /// How to report: `text` for people, or `json` (one object) for machines.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -74,10 +80,17 @@ impl OnGame for Solve<'_> {
             solver = solver.with_progress(reporter(bar.clone()));
         }
         let clock = super::clock::Clock::start()?;
+        if let Some(limit) = args.time_limit {
+            solver = solver.with_deadline(Instant::now() + limit);
+        }
         let solved = solver.solve(&mut game);
         let cpu = clock.elapsed().0;
         if let Some(bar) = bar {
             bar.finish_and_clear();
+        }
+        if let (Err(SolveError::OutOfTime { positions }), Some(limit)) = (&solved, args.time_limit)
+        {
+            return stopped(*positions, super::Bound::Time(limit), cpu, args.format);
         }
         let solution = solved.map_err(|e| refusal(&e, &path))?;
         let report = Report {
@@ -120,6 +133,26 @@ fn refuse_unsolvable<G: Game>(game: &G, path: &str) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// Reports a search the time limit stopped: how far it got, and no answer; exit status 3.
+fn stopped(positions: u64, bound: super::Bound, cpu: Duration, format: Format) -> Result<()> {
+    let text = match format {
+        Format::Text => format!(
+            "solve stopped by {} after {} positions ({:.2} CPU s): no answer yet\n",
+            bound.flag(),
+            grouped(positions),
+            cpu.as_secs_f64()
+        ),
+        Format::Json => super::json_text(&json!({
+            "value": null,
+            "stopped_by": bound.json(),
+            "positions": positions,
+            "cpu_seconds": cpu.as_secs_f64(),
+        })),
+    };
+    emit(&text)?;
+    Err(super::Fail::Stopped)
 }
 
 /// A solver error as a one-line message with what to do.

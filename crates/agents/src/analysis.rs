@@ -11,9 +11,12 @@
 //! Invariants: a variant's numbers depend only on its game and the [`AnalysisConfig`] (agents,
 //! games, seed, step limit), never on the thread count nor on the other variants analysed:
 //! game `g` of kind of play `k` gets its seeds from `(seed, k, g)` alone, and games are tallied
-//! in order. (An agent with a time budget is the exception: it thinks as far as time allows.)
+//! in order. (An agent with a time budget is the exception: it thinks as far as time allows;
+//! so is a deadline, [`AnalysisConfig::deadline`]: which games finish before it depends on the
+//! machine.)
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -21,7 +24,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::alphabeta::AlphaBetaConfig;
-use super::contest::{mix, play_game, wilson, Played};
+use super::contest::{mix, play_game_until, wilson, Played};
 use super::mcts::MctsConfig;
 use super::{Agent, AgentSpec};
 use rulestone_runtime::{Game, GameResult};
@@ -46,6 +49,9 @@ pub struct AnalysisConfig {
     pub max_steps: u32,
     /// Threads; 0 for one per core.
     pub threads: usize,
+    /// When to stop: games not started by then are skipped, games still running are given
+    /// up; the figures are those of the games finished ([`VariantStats::unplayed`]).
+    pub deadline: Option<Instant>,
 }
 
 /// The kinds of play measured for each variant.
@@ -247,6 +253,13 @@ pub struct VariantStats {
     pub random: PlayStats,
     pub self_play: PlayStats,
     pub skill: SkillStats,
+    /// Games of this variant the deadline left unplayed or cut (0 without one).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unplayed: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// One game of the analysis: its variant, kind of play and number.
@@ -273,10 +286,12 @@ where
     G: Game,
     F: Fn(usize, u64) -> G + Sync + ?Sized,
 {
-    let jobs: Vec<Job> = (0..variants)
-        .flat_map(|variant| {
-            Play::ALL.into_iter().flat_map(move |play| {
-                (0..config.games).map(move |game| Job {
+    // Game by game across variants and kinds of play, so that a deadline leaves every variant
+    // about as many games; each game's seeds depend on its job alone, not on this order.
+    let jobs: Vec<Job> = (0..config.games)
+        .flat_map(|game| {
+            (0..variants).flat_map(move |variant| {
+                Play::ALL.into_iter().map(move |play| Job {
                     variant,
                     play,
                     game,
@@ -288,7 +303,7 @@ where
         .num_threads(config.threads)
         .build()
         .map_err(|e| format!("cannot start the worker threads: {e}"))?;
-    let played: Vec<Played> = pool.install(|| {
+    let played: Vec<Option<Played>> = pool.install(|| {
         jobs.par_iter()
             .map(|job| {
                 let played = play_job(config, job, make);
@@ -297,51 +312,70 @@ where
             })
             .collect()
     });
-    let per_variant = config.games as usize * Play::ALL.len();
-    Ok((0..variants)
-        .map(|v| {
-            let games = played
-                .get(v * per_variant..(v + 1) * per_variant)
-                .unwrap_or_default();
-            variant_stats(config.games as usize, games)
-        })
-        .collect())
+    let mut by_variant: Vec<VariantGames> =
+        (0..variants).map(|_| VariantGames::default()).collect();
+    for (job, played) in jobs.iter().zip(played) {
+        let games = &mut by_variant[job.variant];
+        match played {
+            Some(p) => games.of[job.play.index() as usize].push((job.game, p)),
+            None => games.unplayed += 1,
+        }
+    }
+    Ok(by_variant.iter().map(variant_stats).collect())
 }
 
-/// Plays one game of the analysis.
-fn play_job<G, F>(config: &AnalysisConfig, job: &Job, make: &F) -> Played
+/// The games one variant played, by kind of play, each with its number, in order.
+#[derive(Default)]
+struct VariantGames {
+    of: [Vec<(u32, Played)>; 3],
+    unplayed: u32,
+}
+
+/// Plays one game of the analysis; `None` when the deadline left it unplayed or cut it.
+fn play_job<G, F>(config: &AnalysisConfig, job: &Job, make: &F) -> Option<Played>
 where
     G: Game,
     F: Fn(usize, u64) -> G + Sync + ?Sized,
 {
+    if config.deadline.is_some_and(|d| Instant::now() >= d) {
+        return None;
+    }
     let seed = mix(config.seed, job.play.index(), u64::from(job.game));
     let mut game = make(job.variant, seed);
     let [first, second] = job.play.seats(config, job.game);
     let mut agents: [Box<dyn Agent<G>>; 2] =
         [first.build(mix(seed, 1, 0)), second.build(mix(seed, 2, 0))];
     let mut nature = ChaCha8Rng::seed_from_u64(mix(seed, 3, 0));
-    play_game(&mut game, &mut agents, &mut nature, config.max_steps)
+    play_game_until(
+        &mut game,
+        &mut agents,
+        &mut nature,
+        config.max_steps,
+        config.deadline,
+    )
 }
 
-/// One variant's games in job order, `per_play` of each kind: random play, self-play, then
-/// the skill games.
-fn variant_stats(per_play: usize, games: &[Played]) -> VariantStats {
-    let of = |play: Play| {
-        let k = play.index() as usize;
-        games
-            .get(k * per_play..(k + 1) * per_play)
-            .unwrap_or_default()
+/// One variant's statistics from its games: random play, self-play, then the skill games.
+fn variant_stats(games: &VariantGames) -> VariantStats {
+    let of = |play: Play| -> Vec<Played> {
+        games.of[play.index() as usize]
+            .iter()
+            .map(|(_, p)| p.clone())
+            .collect()
     };
-    let longest = [Play::Random, Play::SelfPlay]
-        .into_iter()
-        .flat_map(|play| of(play).iter().map(|p| p.steps))
+    let (random, self_play) = (of(Play::Random), of(Play::SelfPlay));
+    let longest = random
+        .iter()
+        .chain(&self_play)
+        .map(|p| p.steps)
         .max()
         .unwrap_or(0);
     let bin_width = bin_width(longest);
     VariantStats {
-        random: play_stats(of(Play::Random), bin_width),
-        self_play: play_stats(of(Play::SelfPlay), bin_width),
-        skill: skill_stats(of(Play::Skill)),
+        random: play_stats(&random, bin_width),
+        self_play: play_stats(&self_play, bin_width),
+        skill: skill_stats(&games.of[Play::Skill.index() as usize]),
+        unplayed: games.unplayed,
     }
 }
 
@@ -363,7 +397,8 @@ fn play_stats(games: &[Played], bin_width: u32) -> PlayStats {
 }
 
 /// The stronger agent's tally: it sits first in even games, second in odd ones.
-fn skill_stats(games: &[Played]) -> SkillStats {
+/// The skill games, each with its number: the stronger agent is first in even games.
+fn skill_stats(games: &[(u32, Played)]) -> SkillStats {
     let mut stats = SkillStats {
         games: count(games.len()),
         wins: 0,
@@ -376,7 +411,7 @@ fn skill_stats(games: &[Played]) -> SkillStats {
             high: 1.0,
         },
     };
-    for (g, played) in games.iter().enumerate() {
+    for (g, played) in games {
         let stronger_seat = u8::from(g % 2 == 1);
         match played.result {
             Some(GameResult::Win(w)) if w == stronger_seat => stats.wins += 1,
@@ -545,9 +580,9 @@ mod tests {
         // Game 0: the stronger agent is first and first wins; game 1: it is second and first
         // wins (a loss); game 2: a draw.
         let games = [
-            played(Some(GameResult::Win(0)), 3, "a", &[]),
-            played(Some(GameResult::Win(0)), 3, "a", &[]),
-            played(Some(GameResult::Draw), 3, "a", &[]),
+            (0, played(Some(GameResult::Win(0)), 3, "a", &[])),
+            (1, played(Some(GameResult::Win(0)), 3, "a", &[])),
+            (2, played(Some(GameResult::Draw), 3, "a", &[])),
         ];
         let s = skill_stats(&games);
         assert_eq!((s.wins, s.losses, s.draws), (1, 1, 1));

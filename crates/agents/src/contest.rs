@@ -3,7 +3,10 @@
 //!
 //! Invariant: results depend only on the specs, the seed and the game count, never on the
 //! number of threads: game `i` of a pair gets its seeds from `(seed, pair, i)` alone, and the
-//! games are tallied in that order.
+//! games are tallied in that order. A deadline ([`ArenaConfig::deadline`]) is the exception:
+//! which games finish before it depends on the machine, and games it cuts are not tallied.
+
+use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -35,6 +38,23 @@ pub fn play_game<G: Game>(
     nature: &mut ChaCha8Rng,
     max_steps: u32,
 ) -> Played {
+    play_game_until(game, agents, nature, max_steps, None).unwrap_or(Played {
+        result: None,
+        steps: 0,
+        opening: None,
+        branching: Vec::new(),
+    })
+}
+
+/// [`play_game`], given up (`None`) when `deadline` passes before the game ends: it is looked
+/// at before each decision.
+pub fn play_game_until<G: Game>(
+    game: &mut G,
+    agents: &mut [Box<dyn Agent<G> + '_>; 2],
+    nature: &mut ChaCha8Rng,
+    max_steps: u32,
+    deadline: Option<Instant>,
+) -> Option<Played> {
     for a in agents.iter_mut() {
         a.reset();
     }
@@ -49,6 +69,9 @@ pub fn play_game<G: Game>(
         if let Some(r) = game.outcome() {
             played.result = Some(r);
             break;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
         }
         let decision = if game.chance() {
             game.sample(nature)
@@ -74,7 +97,7 @@ pub fn play_game<G: Game>(
     if played.result.is_none() {
         played.result = game.outcome();
     }
-    played
+    Some(played)
 }
 
 /// Wins, draws and losses of one agent against another, over games with seats alternated.
@@ -136,6 +159,8 @@ pub struct Arena {
     pub pairings: Vec<Pairing>,
     /// Each agent's Elo rating, the first agent's fixed at 0... shifted so that they average 0.
     pub elo: Vec<f64>,
+    /// Games not played, or given up, because the deadline passed (0 without one).
+    pub unplayed: u64,
 }
 
 /// The settings of a round robin.
@@ -148,6 +173,8 @@ pub struct ArenaConfig {
     pub max_steps: u32,
     /// Threads; 0 for one per core.
     pub threads: usize,
+    /// When to stop: games not started by then are skipped, games still running are given up.
+    pub deadline: Option<Instant>,
 }
 
 /// Plays every pair of agents `config.games` times, seats alternated, in parallel. `make(seed)`
@@ -176,9 +203,12 @@ where
         .num_threads(config.threads)
         .build()
         .map_err(|e| format!("cannot start the worker threads: {e}"))?;
-    let outcomes: Vec<(usize, Played, bool)> = pool.install(|| {
+    let outcomes: Vec<Option<(usize, Played, bool)>> = pool.install(|| {
         jobs.par_iter()
             .map(|&(p, g)| {
+                if config.deadline.is_some_and(|d| Instant::now() >= d) {
+                    return Ok(None);
+                }
                 let (a, b) = pairs[p];
                 let swapped = g % 2 == 1;
                 let seats = if swapped { [b, a] } else { [a, b] };
@@ -189,9 +219,15 @@ where
                     config.specs[seats[1]].build(mix(seed, 2, 0)),
                 ];
                 let mut nature = ChaCha8Rng::seed_from_u64(mix(seed, 3, 0));
-                let played = play_game(&mut game, &mut agents, &mut nature, config.max_steps);
+                let played = play_game_until(
+                    &mut game,
+                    &mut agents,
+                    &mut nature,
+                    config.max_steps,
+                    config.deadline,
+                );
                 progress();
-                Ok((p, played, swapped))
+                Ok(played.map(|played| (p, played, swapped)))
             })
             .collect::<Result<_, String>>()
     })?;
@@ -204,7 +240,8 @@ where
             mean_steps: 0.0,
         })
         .collect();
-    for (p, played, swapped) in &outcomes {
+    let unplayed = outcomes.iter().filter(|o| o.is_none()).count() as u64;
+    for (p, played, swapped) in outcomes.iter().flatten() {
         let pairing = &mut pairings[*p];
         let first_seat = u8::from(*swapped);
         let t = &mut pairing.tally;
@@ -227,6 +264,7 @@ where
         agents: config.specs.iter().map(ToString::to_string).collect(),
         pairings,
         elo,
+        unplayed,
     })
 }
 

@@ -209,6 +209,8 @@ pub enum SolveError {
     LineTooLong,
     /// The system cannot provide a table of this many bytes.
     Memory { bytes: usize },
+    /// The deadline given with [`Solver::with_deadline`] passed before the answer was found.
+    OutOfTime { positions: u64 },
     /// The stages disagree: a bug, never an answer.
     Inconsistent(String),
 }
@@ -233,6 +235,10 @@ impl std::fmt::Display for SolveError {
                 f,
                 "cannot allocate a table of {} MB",
                 bytes.div_ceil(1 << 20)
+            ),
+            SolveError::OutOfTime { positions } => write!(
+                f,
+                "the time limit passed after {positions} positions, before the answer was found"
             ),
             SolveError::Inconsistent(why) => write!(f, "internal error: {why}"),
         }
@@ -268,6 +274,7 @@ pub struct Solver<G: Game> {
     stage: Stage,
     started: Instant,
     progress: Option<Progress>,
+    deadline: Option<Instant>,
 }
 
 /// A progress callback: called now and then with the search's statistics.
@@ -297,6 +304,7 @@ impl<G: Game> Solver<G> {
             stage: Stage::Value,
             started: Instant::now(),
             progress: None,
+            deadline: None,
         })
     }
 
@@ -304,6 +312,14 @@ impl<G: Game> Solver<G> {
     #[must_use]
     pub fn with_progress(mut self, report: Box<dyn FnMut(&Stats)>) -> Solver<G> {
         self.progress = Some(report);
+        self
+    }
+
+    /// Stops the search with [`SolveError::OutOfTime`] once `deadline` has passed (looked at
+    /// every few thousand positions).
+    #[must_use]
+    pub fn with_deadline(mut self, deadline: Instant) -> Solver<G> {
+        self.deadline = Some(deadline);
         self
     }
 
@@ -322,8 +338,8 @@ impl<G: Game> Solver<G> {
     /// Solves the game's position: its value, distance and principal variation.
     ///
     /// # Errors
-    /// Chance at this position, continuous decisions, no position key, or a line longer than
-    /// [`MAX_LINE`].
+    /// Chance at this position, continuous decisions, no position key, a line longer than
+    /// [`MAX_LINE`], or the deadline passed.
     pub fn solve(&mut self, game: &mut G) -> Result<Solution<G::Decision>, SolveError> {
         self.started = Instant::now();
         self.positions = 0;
@@ -598,7 +614,7 @@ impl<G: Game> Solver<G> {
     /// Visits a position: settles it from the table, a repetition, a pending claim or its end,
     /// or opens a frame.
     fn enter(&mut self, game: &mut G, window: Window) -> Result<Entered, SolveError> {
-        self.count_position();
+        self.count_position()?;
         let key = game.position_key().ok_or(SolveError::NoPositionKey)?;
         let remembered = self.table.probe(key);
         if let Some(score) = remembered.and_then(|e| e.bounds.settles(window)) {
@@ -750,14 +766,22 @@ impl<G: Game> Solver<G> {
         self.pending_at.clear();
     }
 
-    fn count_position(&mut self) {
+    /// Counts a visit; every [`PROGRESS_EVERY`] visits, reports progress and looks at the
+    /// deadline.
+    fn count_position(&mut self) -> Result<(), SolveError> {
         self.positions += 1;
         if self.positions.is_multiple_of(PROGRESS_EVERY) {
             let stats = self.stats();
             if let Some(report) = self.progress.as_mut() {
                 report(&stats);
             }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(SolveError::OutOfTime {
+                    positions: self.positions,
+                });
+            }
         }
+        Ok(())
     }
 }
 

@@ -108,7 +108,7 @@ fn file_tokens(units: &[Unit<'_>]) -> TokenStream {
     quote! {
         #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
 
-        use rulestone_runtime::ir::ops::{compare, int_op};
+        use rulestone_runtime::ir::ops::{compare, int_op, neg, stock_points};
         use rulestone_runtime::ir::{AssignKind, CellBits, CmpOp, IntOp};
         use rulestone_runtime::ops;
         use rulestone_runtime::compiled::{

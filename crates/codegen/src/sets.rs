@@ -433,11 +433,7 @@ impl Emitter<'_> {
                 quote! {
                     let who = usize::from(#pl);
                     #guard
-                    e.program()
-                        .shapes
-                        .iter()
-                        .map(|s| pos.counters[usize::from(s.stock) + who].saturating_mul(s.points))
-                        .sum()
+                    stock_points(&e.program().shapes, &pos.counters, who)
                 }
             }
             IntExpr::Won(pl) => {
@@ -476,7 +472,7 @@ impl Emitter<'_> {
             }
             IntExpr::Neg(x) => {
                 let x = i_call(*x);
-                quote!(#x.wrapping_neg())
+                quote!(neg(#x))
             }
             IntExpr::Bin { op, lhs, rhs } => {
                 let op = variant(op);

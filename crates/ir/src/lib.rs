@@ -1231,14 +1231,15 @@ pub enum AssignKind {
 }
 
 impl AssignKind {
-    /// The counter's new value from its old one and the assigned value.
+    /// The counter's new value from its old one and the assigned value, saturating as `+`
+    /// and `-` do ([`ops::int_op`]).
     #[inline]
     #[must_use]
     pub fn apply(self, old: i32, value: i32) -> i32 {
         match self {
             AssignKind::Set => value,
-            AssignKind::Add => old.wrapping_add(value),
-            AssignKind::Sub => old.wrapping_sub(value),
+            AssignKind::Add => ops::int_op(IntOp::Add, old, value),
+            AssignKind::Sub => ops::int_op(IntOp::Sub, old, value),
         }
     }
 }

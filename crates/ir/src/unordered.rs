@@ -77,7 +77,9 @@ fn unordered_at(p: &Program, ops: &[Op], start: usize) -> Option<Unordered> {
 }
 
 /// How many times the rest of a round removes the picked cell `var`; `None` when it does
-/// anything but that, add constants to counters and write notation.
+/// anything but that, add constants to counters and write notation. (Adding constants is
+/// taken as order-free; with saturating arithmetic it is, short of a counter at the end of
+/// its 32-bit range.)
 fn round_body(p: &Program, body: &[Op], var: u8) -> Option<usize> {
     let mut removes = 0;
     for op in body {

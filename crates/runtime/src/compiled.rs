@@ -41,8 +41,19 @@ pub struct CompiledTurn {
 #[derive(Clone, Copy, Debug)]
 pub struct FastRuns {
     pub perft: fn(&mut Engine<'_>, u32) -> u64,
-    pub play: fn(&mut Engine<'_>, &mut ChaCha8Rng, u32, &mut Vec<Move>, bool) -> FastPlay,
+    pub play: FastPlayFn,
 }
+
+/// [`fast_play`] of one turn program: the engine, the random source, the ply limit, a move
+/// buffer, whether to keep the end position, and the caller's stop.
+pub type FastPlayFn = fn(
+    &mut Engine<'_>,
+    &mut ChaCha8Rng,
+    u32,
+    &mut Vec<Move>,
+    bool,
+    &mut dyn FnMut() -> bool,
+) -> FastPlay;
 
 /// How a random game on the position value stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +64,8 @@ pub struct FastPlay {
     pub result: Option<GameResult>,
     /// Whether the engine holds the end position (and [`Engine::restore`] its start).
     pub stored: bool,
+    /// The caller's `stop` cut the game before its end.
+    pub cut: bool,
 }
 
 /// Which move generator an engine uses. The caller chooses, with a value: nothing global
@@ -714,8 +727,9 @@ fn fast_count<T: FastTurn>(h: &mut Fast<'_, T::P>, buffers: &mut [Vec<Move>]) ->
 }
 
 /// Plays uniformly random moves on the position value until the game ends, the player to
-/// move is stuck or `max_plies` were played. Draws from `rng` exactly as the engine's own loop
-/// in [`random_game`](super::playout::random_game). When the player to move is stuck, or when
+/// move is stuck, `max_plies` were played or `stop` (asked before each ply) cuts it. Draws
+/// from `rng` exactly as the engine's own loop in
+/// [`random_game`](super::playout::random_game). When the player to move is stuck, or when
 /// asked to `keep` it, the end position goes to the engine (unlogged, as
 /// [`Engine::play_unlogged`] would) after [`Engine::save`]; otherwise the engine is untouched.
 pub fn fast_play<T: FastTurn>(
@@ -724,13 +738,19 @@ pub fn fast_play<T: FastTurn>(
     max_plies: u32,
     moves: &mut Vec<Move>,
     keep: bool,
+    stop: &mut dyn FnMut() -> bool,
 ) -> FastPlay {
     let lent = e.lend_history();
     let start = lent.as_ref().map_or(0, Line::len);
     let mut host = Fast::<T::P>::of(e, lent);
     let mut plies = 0;
     let mut stuck = false;
+    let mut cut = false;
     while plies < max_plies && host.result.is_none() {
+        if stop() {
+            cut = true;
+            break;
+        }
         host.legal_moves::<T>(moves);
         if moves.is_empty() {
             stuck = true;
@@ -761,6 +781,7 @@ pub fn fast_play<T: FastTurn>(
         stuck,
         result,
         stored,
+        cut,
     }
 }
 

@@ -15,7 +15,7 @@ use super::moves::Move;
 use super::ops;
 use super::state::{GameResult, State, Zobrist};
 use rulestone_base::hash::KeySet;
-use rulestone_ir::ops::{compare, int_op};
+use rulestone_ir::ops::{compare, int_op, neg, stock_points};
 use rulestone_ir::{
     words_for, AssignKind, AssignSlot, BoolExpr, BoolId, CellBits, CellRef, CellSet, Code, DirExpr,
     Finish, IntExpr, IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart,
@@ -2027,12 +2027,7 @@ impl<'p> Engine<'p> {
                     // No player (the owner of an empty cell) has no points.
                     return 0;
                 }
-                p.shapes
-                    .iter()
-                    .map(|s| {
-                        self.state.counters[usize::from(s.stock) + who].saturating_mul(s.points)
-                    })
-                    .sum()
+                stock_points(&p.shapes, &self.state.counters, who)
             }
             IntExpr::Won(player) => {
                 let who = self.player(*player, vars, candidate);
@@ -2060,7 +2055,7 @@ impl<'p> Engine<'p> {
                     self.eval_int::<W>(*otherwise, vars, candidate)
                 }
             }
-            IntExpr::Neg(x) => self.eval_int::<W>(*x, vars, candidate).wrapping_neg(),
+            IntExpr::Neg(x) => neg(self.eval_int::<W>(*x, vars, candidate)),
             IntExpr::Bin { op, lhs, rhs } => int_op(
                 *op,
                 self.eval_int::<W>(*lhs, vars, candidate),

@@ -18,7 +18,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::perft::{perft, perft_with_rolls, RollError};
-use super::playout::{random_game, random_game_looking};
+use super::playout::{random_game_looking, random_game_until};
 use super::table::{Choice, Decision, TableMatch};
 use super::{Engine, GameResult, Move, Undo};
 
@@ -220,8 +220,29 @@ pub trait Game {
     /// the continuous decisions taken and reading [`Game::end_figures`] at the end.
     /// Implementations may play faster (without undo records, on compiled code).
     fn playout(&mut self, rng: &mut ChaCha8Rng, max_steps: u32, aim: bool) -> Played {
+        self.playout_until(rng, max_steps, aim, &mut || false)
+            .unwrap_or_default()
+    }
+
+    /// [`Game::playout`], given up when `stop` says so: it is asked before each decision, and
+    /// `None` tells that the game was cut (the position is back where it started). What a
+    /// command bounded by a time or a number of steps plays, so that one long game cannot
+    /// outlast the bound.
+    fn playout_until(
+        &mut self,
+        rng: &mut ChaCha8Rng,
+        max_steps: u32,
+        aim: bool,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Played> {
         let mut played = Played::default();
         while played.steps < max_steps && self.outcome().is_none() {
+            if stop() {
+                for _ in 0..played.steps {
+                    self.undo();
+                }
+                return None;
+            }
             let decision = if aim {
                 self.sample_aimed(rng)
             } else {
@@ -242,7 +263,7 @@ pub trait Game {
         for _ in 0..played.steps {
             self.undo();
         }
-        played
+        Some(played)
     }
 
     /// Plays random decisions from here until the game ends or `max_steps` were taken, then
@@ -573,25 +594,25 @@ impl Game for BoardGame<'_> {
         })
     }
 
-    /// The engine's own random games ([`random_game`]): on compiled code when there is some,
+    /// The engine's own random games ([`random_game_until`]): on compiled code when there is some,
     /// restoring the start in one copy. A board game has nothing to aim and keeps no end
     /// figures beyond its scores.
-    fn playout(&mut self, rng: &mut ChaCha8Rng, max_steps: u32, _aim: bool) -> Played {
+    fn playout_until(
+        &mut self,
+        rng: &mut ChaCha8Rng,
+        max_steps: u32,
+        _aim: bool,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Played> {
         let mut moves = std::mem::take(&mut self.buffer);
-        let p = random_game(
-            &mut self.engine,
-            rng,
-            max_steps,
-            &mut moves,
-            &mut Vec::new(),
-        );
+        let p = random_game_until(&mut self.engine, rng, max_steps, &mut moves, stop);
         self.buffer = moves;
-        Played {
+        p.map(|p| Played {
             steps: p.plies,
             result: p.result,
             scores: p.scores,
             ..Played::default()
-        }
+        })
     }
 
     fn rollout(&mut self, rng: &mut ChaCha8Rng, max_steps: u32) -> Rollout {

@@ -143,12 +143,12 @@ pub fn placement_changes<'a>(
 }
 
 /// `sum(counter, S)`: the per-cell counter whose slot for cell 0 is `counters[base]`, added up
-/// over the cells of `s`, wrapping as `+` does.
+/// over the cells of `s`, saturating as `+` does.
 #[inline]
 #[must_use]
 pub fn cell_sum<const W: usize>(counters: &[i32], base: usize, s: &CellBits<W>) -> i32 {
     s.iter().fold(0, |total, c| {
-        total.wrapping_add(counters.get(base + c).copied().unwrap_or(0))
+        total.saturating_add(counters.get(base + c).copied().unwrap_or(0))
     })
 }
 

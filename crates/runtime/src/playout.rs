@@ -27,7 +27,24 @@ pub fn random_game(
     undos: &mut Vec<super::Undo>,
 ) -> Playout {
     undos.clear();
-    play_and_look(engine, rng, max_plies, moves, None)
+    play_and_look(engine, rng, max_plies, moves, None, &mut || false).unwrap_or(Playout {
+        plies: 0,
+        result: None,
+        scores: None,
+    })
+}
+
+/// [`random_game`], given up when `stop` says so: it is asked before each ply, and `None`
+/// then tells that the game was cut (the engine is back at the start). What a command
+/// bounded by a time or a number of plies plays, so that a long game cannot outlast the bound.
+pub fn random_game_until(
+    engine: &mut Engine<'_>,
+    rng: &mut ChaCha8Rng,
+    max_plies: u32,
+    moves: &mut Vec<Move>,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Playout> {
+    play_and_look(engine, rng, max_plies, moves, None, stop)
 }
 
 /// [`random_game`], and when `max_plies` stopped the game first, `look` at the end position
@@ -39,7 +56,11 @@ pub fn random_game_looking(
     moves: &mut Vec<Move>,
     look: &mut dyn FnMut(&mut Engine<'_>),
 ) -> Playout {
-    play_and_look(engine, rng, max_plies, moves, Some(look))
+    play_and_look(engine, rng, max_plies, moves, Some(look), &mut || false).unwrap_or(Playout {
+        plies: 0,
+        result: None,
+        scores: None,
+    })
 }
 
 fn play_and_look(
@@ -48,20 +69,27 @@ fn play_and_look(
     max_plies: u32,
     moves: &mut Vec<Move>,
     look: Option<&mut dyn FnMut(&mut Engine<'_>)>,
-) -> Playout {
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Playout> {
     let scored = engine.program().score.is_some();
     let keep = scored || look.is_some();
-    let (plies, stuck, result, stored) = match engine.fast_runs() {
+    let (plies, stuck, result, stored, cut) = match engine.fast_runs() {
         Some(fast) => {
-            let run = (fast.play)(engine, rng, max_plies, moves, keep);
-            (run.plies, run.stuck, run.result, run.stored)
+            let run = (fast.play)(engine, rng, max_plies, moves, keep, stop);
+            (run.plies, run.stuck, run.result, run.stored, run.cut)
         }
         None => {
             engine.save();
-            let (plies, stuck) = play_by_engine(engine, rng, max_plies, moves);
-            (plies, stuck, engine.state.result, true)
+            let (plies, stuck, cut) = play_by_engine(engine, rng, max_plies, moves, stop);
+            (plies, stuck, engine.state.result, true, cut)
         }
     };
+    if cut {
+        if stored {
+            engine.restore();
+        }
+        return None;
+    }
     // When the game ended stuck or has scores, the engine holds its end position.
     let result = if stuck {
         Some(engine.stuck_result())
@@ -79,30 +107,34 @@ fn play_and_look(
     if stored {
         engine.restore();
     }
-    Playout {
+    Some(Playout {
         plies,
         result,
         scores,
-    }
+    })
 }
 
-/// The moves of [`random_game`] through [`Engine::play_unlogged`]: the plies played and
-/// whether the player to move was left with no legal move.
+/// The moves of [`random_game`] through [`Engine::play_unlogged`]: the plies played, whether
+/// the player to move was left with no legal move, and whether `stop` cut the game.
 fn play_by_engine(
     engine: &mut Engine<'_>,
     rng: &mut ChaCha8Rng,
     max_plies: u32,
     moves: &mut Vec<Move>,
-) -> (u32, bool) {
+    stop: &mut dyn FnMut() -> bool,
+) -> (u32, bool, bool) {
     let mut plies = 0;
     while plies < max_plies && engine.state.result.is_none() {
+        if stop() {
+            return (plies, false, true);
+        }
         engine.legal_moves(moves);
         if moves.is_empty() {
-            return (plies, true);
+            return (plies, true, false);
         }
         let m = moves[rng.gen_range(0..moves.len())];
         engine.play_unlogged(&m);
         plies += 1;
     }
-    (plies, false)
+    (plies, false, false)
 }
