@@ -591,7 +591,14 @@ fn playout_stops_at_a_bound_exit_3() {
 /// and stops at it with exit status 3, saying so: `solve`, `arena`, `analyze` and `match`.
 #[test]
 fn long_commands_stop_inside_a_game_at_their_bounds() {
-    let o = run(&["playout", "games/chess.game", "--games", "1", "--max-nodes", "3"]);
+    let o = run(&[
+        "playout",
+        "games/chess.game",
+        "--games",
+        "1",
+        "--max-nodes",
+        "3",
+    ]);
     assert_eq!(code(&o), 3, "{}", stderr(&o));
     assert!(
         stdout(&o).contains("--max-nodes 3: 0 of 1 game played"),

@@ -157,7 +157,7 @@ mod tests {
     use super::cell_sum;
     use rulestone_ir::CellBits;
 
-    /// The counter is added up over the set's cells only, and wraps rather than panicking.
+    /// The counter is added up over the set's cells only, and saturates rather than panicking.
     #[test]
     fn cell_sum_adds_the_set_cells() {
         let counters = [9, 1, 2, 3, 4];
@@ -166,6 +166,6 @@ mod tests {
         assert_eq!(cell_sum(&counters, 1, &CellBits::<1>::default()), 0);
         let big = [i32::MAX, 1];
         let both: CellBits<1> = [0, 1].into_iter().collect();
-        assert_eq!(cell_sum(&big, 0, &both), i32::MIN);
+        assert_eq!(cell_sum(&big, 0, &both), i32::MAX, "saturates as `+` does");
     }
 }
