@@ -92,9 +92,10 @@ impl Checker<'_> {
                     let is_enum = matches!(o.ty, OptionType::Enum(_));
                     self.declare(&o.name, Sym::Option { index, is_enum });
                     if let OptionType::Enum(words) = &o.ty {
-                        for (i, w) in words.iter().enumerate() {
+                        let mut listed = std::collections::HashSet::new();
+                        for w in words {
                             // A word repeated within one option is E0302, reported with options.
-                            if words[..i].iter().all(|x| x.name != w.name) {
+                            if listed.insert(w.name.as_str()) {
                                 self.declare(w, Sym::Word { option: index });
                             }
                         }
