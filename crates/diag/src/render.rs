@@ -32,18 +32,40 @@ const SECONDARY_COLOR: Color = Color::Blue;
 /// Renders diagnostics for one source file as human-readable text.
 ///
 /// `path` is shown as written (callers normalise it); `color` switches ANSI colours on.
+///
+/// At most [`MAX_RENDERED`] problems are drawn; a last note counts the others.
 #[must_use]
 pub fn render(diags: &[Diag], source: &str, path: &str, color: bool) -> String {
     let mut out = String::new();
     let text = Text::new(source);
-    for (i, diag) in diags.iter().enumerate() {
+    let (drawn, rest) = diags.split_at(diags.len().min(MAX_RENDERED));
+    for (i, diag) in drawn.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
         render_one(&mut out, diag.as_ref(), &text, path, color);
     }
+    if !rest.is_empty() {
+        let errors = rest
+            .iter()
+            .filter(|d| severity(d.as_ref()) == Severity::Error)
+            .count();
+        let _ = writeln!(
+            out,
+            "\n{}: {} more problems in {path} are not shown ({errors} errors, {} warnings)",
+            paint("note", NOTE_COLOR, color),
+            rest.len(),
+            rest.len() - errors
+        );
+    }
     out
 }
+
+/// The most problems drawn for one file. Past this many, the first ones are what to fix (the
+/// rest often follow from them), and drawing each costs time in the distance between its
+/// labels: thousands of problems, each pointing back to a first declaration, would take
+/// minutes to draw.
+pub const MAX_RENDERED: usize = 200;
 
 /// A source text with what every problem drawn on it shares, built once per file rather than
 /// once per problem: ariadne's index of its lines, the start of each line, and whether some
@@ -489,6 +511,33 @@ mod tests {
                 "offset {offset}"
             );
         }
+    }
+
+    #[test]
+    fn past_the_cap_problems_are_counted_not_drawn() {
+        let source = "line\n".repeat(300);
+        let diags: Vec<crate::Diag> = (0..super::MAX_RENDERED + 5)
+            .map(|i| {
+                let severity = if i % 2 == 0 {
+                    miette::Severity::Error
+                } else {
+                    miette::Severity::Warning
+                };
+                let d = miette::MietteDiagnostic::new(format!("problem {i}"))
+                    .with_severity(severity)
+                    .with_label(miette::LabeledSpan::at(i * 5..i * 5 + 4, "here"));
+                Box::new(d) as crate::Diag
+            })
+            .collect();
+        let text = super::render(&diags, &source, "f.game", false);
+        assert!(text.contains(&format!("problem {}", super::MAX_RENDERED - 1)));
+        assert!(!text.contains(&format!("problem {}", super::MAX_RENDERED)));
+        assert!(
+            text.ends_with(
+                "note: 5 more problems in f.game are not shown (3 errors, 2 warnings)\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
