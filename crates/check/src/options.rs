@@ -377,3 +377,33 @@ impl miette::Diagnostic for UnderOptions {
         Some(Box::new(labels.into_iter()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{extremes, variants, MAX_EXTREME_COMBINATIONS};
+
+    /// A file of option declarations only (all these functions read).
+    fn file(options: &[String]) -> rulestone_syntax::ast::File {
+        let source = format!("game \"T\"\n{}\n", options.join("\n"));
+        match rulestone_syntax::parse(&source) {
+            Ok(file) => file,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn combinations_stay_bounded() {
+        // Thirty options of three words: 3^30 variants, never listed.
+        let words: Vec<String> = (0..30)
+            .map(|i| format!("option o{i}: a{i} | b{i} | c{i} = a{i}"))
+            .collect();
+        let f = file(&words);
+        assert_eq!(variants(&f), vec![Vec::new()]);
+        assert!(extremes(&f).len() <= MAX_EXTREME_COMBINATIONS);
+        // Five of them: 243 variants, all listed.
+        assert_eq!(variants(&file(&words[..5])).len(), 243);
+        // Three hundred range options: 600 single settings, the first ones tried.
+        let ranges: Vec<String> = (0..300).map(|i| format!("option r{i}: 1..9 = 5")).collect();
+        assert_eq!(extremes(&file(&ranges)).len(), MAX_EXTREME_COMBINATIONS);
+    }
+}
