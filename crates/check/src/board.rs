@@ -390,6 +390,10 @@ impl Checker<'_> {
     /// Zones: constant cell sets, warned about when empty with the default options.
     pub(super) fn check_zones(&mut self) {
         let file = self.file;
+        // Made once for all zones: each reads the whole file's zones, defines and options.
+        let geometry = self.geometry.clone();
+        let env = options::resolve(file, &[]).ok();
+        let eval = geometry.as_ref().map(|g| ZoneEval::new(file, g));
         for (i, item) in file.items.iter().enumerate() {
             let ItemKind::Zone { name, cells } = &item.kind else {
                 continue;
@@ -404,10 +408,10 @@ impl Checker<'_> {
             if self.error_count() > errors_before || self.cyclic.contains(&name.name) {
                 continue;
             }
-            let (Some(g), Ok(env)) = (&self.geometry, options::resolve(file, &[])) else {
+            let (Some(eval), Some(env)) = (&eval, &env) else {
                 continue;
             };
-            match ZoneEval::new(file, g).cells(cells, &env) {
+            match eval.cells(cells, env) {
                 Ok(set) if !set.contains(&true) => self.report(BoardError::EmptyZone {
                     name: name.name.clone(),
                     span: cells.span,

@@ -15,7 +15,7 @@ use rulestone_lsp::{analysis::Analysis, diagnostics, semantic, symbols};
 /// A valid game with `n` declarations, a fifth of each kind, each used once in its turn.
 fn declarations(n: usize) -> String {
     let mut s = String::from(
-        "game \"scale\"\nplayers A, B\nboard {\n    axes x, y\n    cells x in 0..7, y in 0..7\n}\n",
+        "game \"scale\"\nplayers A, B\nboard {\n    axes x, y\n    cells x in 0..7, y in 0..7\n    name \"{letter(x)}{y + 1}\"\n}\n",
     );
     let mut uses = Vec::new();
     for i in 0..n {
@@ -34,7 +34,7 @@ fn declarations(n: usize) -> String {
     for u in uses {
         s.push_str(&u);
     }
-    s.push_str("}\n");
+    s.push_str("}\non no moves {\n    lose mover\n}\n");
     s
 }
 
@@ -66,16 +66,21 @@ fn measure(what: &str, text: &str) {
         return;
     };
     let (outline, symbols) = cpu(|| symbols::document_symbols(text, &file));
-    let (tokens, data) = cpu(|| semantic::tokens(&Analysis::new(text)));
+    let (names, _) = cpu(|| rulestone_check::resolve_names(&file));
+    let (analysed, analysis) = cpu(|| Analysis::new(text));
+    let (coloured, data) = cpu(|| semantic::tokens(&analysis));
+    let tokens = analysed + coloured;
     let (checked, found) = cpu(|| diagnostics::diagnose(&uri, text));
     println!(
-        "{what:>28} {:>9} bytes | parse {:>8.1} ms | symbols {:>8.1} ms ({} symbols) | semantic tokens {:>8.1} ms ({} tokens) | diagnostics {:>8.1} ms ({} found)",
+        "{what:>28} {:>9} bytes | parse {:>8.1} ms | symbols {:>8.1} ms ({} symbols) | semantic tokens {:>8.1} ms ({} tokens; names {:.1} ms, analysis {:.1} ms) | diagnostics {:>8.1} ms ({} found)",
         text.len(),
         ms(parse),
         ms(outline),
         symbols.len(),
         ms(tokens),
         data.data.len(),
+        ms(names),
+        ms(analysed),
         ms(checked),
         found.len()
     );
