@@ -216,8 +216,8 @@ struct Document {
     /// this text are published.
     edit: u64,
     /// Completion's model of the last text that parsed, and the number of that text: offered
-    /// while the text being typed does not parse.
-    model: Option<(u64, complete::Model)>,
+    /// while the text being typed does not parse. Kept by the checker and by completion itself.
+    model: std::cell::RefCell<Option<(u64, complete::Model)>>,
 }
 
 struct Server<'a> {
@@ -381,7 +381,11 @@ impl Server<'_> {
     fn set_text(&mut self, uri: Uri, text: String, version: Option<i32>) {
         self.edits += 1;
         let edit = self.edits;
-        let model = self.documents.remove(&uri).and_then(|d| d.model);
+        let model = self
+            .documents
+            .remove(&uri)
+            .map(|d| d.model)
+            .unwrap_or_default();
         self.documents.insert(
             uri.clone(),
             Document {
@@ -419,12 +423,9 @@ impl Server<'_> {
             return Ok(());
         };
         if let Some(model) = checked.model {
-            if document
-                .model
-                .as_ref()
-                .is_none_or(|(edit, _)| *edit < checked.edit)
-            {
-                document.model = Some((checked.edit, model));
+            let mut kept = document.model.borrow_mut();
+            if kept.as_ref().is_none_or(|(edit, _)| *edit < checked.edit) {
+                *kept = Some((checked.edit, model));
             }
         }
         if checked.edit != document.edit {
@@ -499,16 +500,15 @@ impl Server<'_> {
         let document = self.documents.get(uri)?;
         let text = &document.text;
         let analysis = analysis::Analysis::new(text);
-        let empty = complete::Model::default();
-        let fresh = analysis
-            .file
-            .is_some()
-            .then(|| complete::Model::of(&analysis));
-        let model = fresh
-            .as_ref()
-            .or(document.model.as_ref().map(|(_, model)| model))
-            .unwrap_or(&empty);
-        let items = complete::complete(&analysis, position::offset(text, at), model);
+        let model = if analysis.file.is_some() {
+            let fresh = complete::Model::of(&analysis);
+            *document.model.borrow_mut() = Some((document.edit, fresh.clone()));
+            fresh
+        } else {
+            let kept = document.model.borrow();
+            kept.as_ref().map(|(_, m)| m.clone()).unwrap_or_default()
+        };
+        let items = complete::complete(&analysis, position::offset(text, at), &model);
         Some(lsp_types::CompletionResponse::Array(items))
     }
 
