@@ -786,6 +786,25 @@ fn contextual_keywords_used_as_names_resolve() {
         "prepare rename of the keyword `to`: {}",
         keyword["result"]
     ));
+    // Coloured as what they are, on the line that has both.
+    let legend = serde_json::to_value(rulestone::lsp::semantic::legend()).expect("a legend");
+    let tokens = session.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": doc}),
+    );
+    let line = 1 + text
+        .lines()
+        .position(|l| l.contains("move back to to"))
+        .expect("the move");
+    let decoded = decode_tokens(&text, &tokens["result"]["data"], &legend);
+    out.push(format!("semantic tokens of line {line}:"));
+    let prefix = format!("{line}:");
+    out.extend(
+        decoded
+            .lines()
+            .filter(|t| t.starts_with(&prefix))
+            .map(str::to_string),
+    );
     snap!("contextual_names", out.join("\n"));
     let status = session.finish();
     assert_eq!(status.code(), Some(0), "{status}");
