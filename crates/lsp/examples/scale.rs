@@ -7,6 +7,7 @@
 //! grow as the sizes do (16 times the size, about 16 times the time); this measures, it asserts
 //! nothing.
 
+use std::io::Write;
 use std::time::Duration;
 
 use cpu_time::ThreadTime;
@@ -62,7 +63,7 @@ fn measure(what: &str, text: &str) {
     let uri: lsp_types::Uri = "file:///scale.game".parse().expect("a URI");
     let (parse, file) = cpu(|| rulestone_syntax::parse(text));
     let Ok(file) = file else {
-        println!("{what}: does not parse");
+        let _ = writeln!(std::io::stdout(), "{what}: does not parse");
         return;
     };
     let (outline, symbols) = cpu(|| symbols::document_symbols(text, &file));
@@ -71,7 +72,9 @@ fn measure(what: &str, text: &str) {
     let (coloured, data) = cpu(|| semantic::tokens(&analysis));
     let tokens = analysed + coloured;
     let (checked, found) = cpu(|| diagnostics::diagnose(&uri, text));
-    println!(
+    // A closed output (`| head`) ends the measuring quietly.
+    let _ = writeln!(
+        std::io::stdout(),
         "{what:>28} {:>9} bytes | parse {:>8.1} ms | symbols {:>8.1} ms ({} symbols) | semantic tokens {:>8.1} ms ({} tokens; names {:.1} ms, analysis {:.1} ms) | diagnostics {:>8.1} ms ({} found)",
         text.len(),
         ms(parse),
