@@ -812,7 +812,7 @@ fn contextual_keywords_used_as_names_resolve() {
 
 /// While the line being typed does not parse, completion answers from the last text that
 /// checked and offers what fits the place: sets of cells after `in`, pieces after `put`,
-/// players after `win`.
+/// players after `win`, values after a comparison.
 #[test]
 fn completion_on_an_incomplete_line_offers_what_fits() {
     let mut session = Session::start();
@@ -824,7 +824,12 @@ fn completion_on_an_incomplete_line_offers_what_fits() {
     );
     session.notification("textDocument/publishDiagnostics");
     let mut out = Vec::new();
-    for (version, typed) in [(2, "pick to in "), (3, "put "), (4, "win ")] {
+    for (version, typed) in [
+        (2, "pick to in "),
+        (3, "put "),
+        (4, "win "),
+        (5, "require count(to) < "),
+    ] {
         let broken = text.replace("pick to in step(ahead, back) & empty", typed);
         assert!(
             rulestone::syntax::parse(&broken).is_err(),

@@ -7,7 +7,9 @@
 //! does not parse. The place is read from the current text's words alone, which never fails:
 //! after `in`, `at`, `to`, `move`, `remove` or a set operator (`&`, `|`) a set of cells fits
 //! (zones, defines, tokens, variables and built-ins giving cells); after `put` a piece; after
-//! `of`, `win` or `lose` a player; after `line` or `along` a direction. Anywhere else every
+//! `of`, `win` or `lose` a player; after `line` or `along` a direction; after `if`, `require`,
+//! `while`, `where`, `and`, `or`, `not` or a comparison or arithmetic operator a value (every
+//! name but procedures, the built-ins and the keywords of expressions). Anywhere else every
 //! name and keyword is offered. Variables are the words after `pick`, `let`, `for`, `roll` and
 //! `place` in the item the cursor is in (found in the words when the text does not parse).
 //!
@@ -30,9 +32,20 @@ pub enum Place {
     Piece,
     Player,
     Direction,
+    /// A value in an expression: every name but procedures, the built-ins and the keywords
+    /// of expressions.
+    Value,
+    /// A statement (only procedures fit only there).
+    Statement,
     /// Anything: every name and keyword.
     Any,
 }
+
+/// The keywords that may stand inside an expression.
+const EXPRESSION_KEYWORDS: &[&str] = &["not", "and", "or", "in", "if", "then", "else", "cells"];
+
+/// The operators after which a value comes.
+const OPERATORS: &[&str] = &["==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/", "%"];
 
 /// A declared name and the places it fits.
 #[derive(Clone, Debug)]
@@ -106,6 +119,7 @@ fn fits(kind: DeclKind) -> Place {
         DeclKind::Piece => Place::Piece,
         DeclKind::Player => Place::Player,
         DeclKind::Direction | DeclKind::Relation { .. } | DeclKind::Map => Place::Direction,
+        DeclKind::Procedure { .. } => Place::Statement,
         _ => Place::Any,
     }
 }
@@ -117,7 +131,8 @@ fn builtin_fits(result: Ty, place: Place) -> bool {
         Place::Player => result == Ty::Player,
         Place::Direction => matches!(result, Ty::Dir | Ty::Direction),
         Place::Piece => result == Ty::Piece,
-        Place::Any => true,
+        Place::Statement => false,
+        Place::Value | Place::Any => true,
     }
 }
 
@@ -139,10 +154,17 @@ pub fn complete(analysis: &Analysis, offset: usize, model: &Model) -> Vec<Comple
     let declared = model
         .names
         .iter()
-        .filter(|o| place == Place::Any || o.fits == place)
+        .filter(|o| match place {
+            Place::Any => true,
+            Place::Value => o.fits != Place::Statement,
+            _ => o.fits == place,
+        })
         .map(|o| o.item.clone());
     let mut items: Vec<CompletionItem> = declared.collect();
-    if matches!(place, Place::Any | Place::Cells | Place::Player) {
+    if matches!(
+        place,
+        Place::Any | Place::Value | Place::Cells | Place::Player
+    ) {
         items.extend(locals(analysis, offset, model));
     }
     items.extend(
@@ -155,13 +177,12 @@ pub fn complete(analysis: &Analysis, offset: usize, model: &Model) -> Vec<Comple
             .filter(|b| builtin_fits(b.result, place))
             .map(|b| item(b.name, CompletionItemKind::FUNCTION, b.signature, 2)),
     );
-    if place == Place::Any {
-        items.extend(
-            keywords::all()
-                .iter()
-                .map(|k| item(k, CompletionItemKind::KEYWORD, "keyword", 3)),
-        );
-    }
+    let keywords = keywords::all().iter().filter(|k| match place {
+        Place::Any => true,
+        Place::Value => EXPRESSION_KEYWORDS.contains(&k.as_str()),
+        _ => false,
+    });
+    items.extend(keywords.map(|k| item(k, CompletionItemKind::KEYWORD, "keyword", 3)));
     let mut seen = std::collections::HashSet::new();
     items.retain(|i| seen.insert(i.label.clone()));
     items
@@ -190,8 +211,17 @@ pub fn place_at(analysis: &Analysis, offset: usize) -> Place {
         return Place::Any;
     };
     let between = source.get(before.end..typed_start).unwrap_or("").trim();
-    if matches!(between, "&" | "|") {
+    // The operator last before the cursor, after a closing bracket (`count(s) < `).
+    let operator = between
+        .split_whitespace()
+        .last()
+        .unwrap_or("")
+        .trim_start_matches([')', ']']);
+    if matches!(operator, "&" | "|") {
         return Place::Cells;
+    }
+    if OPERATORS.contains(&operator) {
+        return Place::Value;
     }
     if !between.is_empty() || before.kind != Kind::Word {
         return Place::Any;
@@ -201,6 +231,7 @@ pub fn place_at(analysis: &Analysis, offset: usize) -> Place {
         "put" => Place::Piece,
         "of" | "win" | "lose" => Place::Player,
         "line" | "along" => Place::Direction,
+        "if" | "require" | "while" | "where" | "and" | "or" | "not" => Place::Value,
         _ => Place::Any,
     }
 }
@@ -288,6 +319,11 @@ mod tests {
         assert_eq!(at_end("turn {\n    win "), Place::Player);
         assert_eq!(at_end("pattern row = line "), Place::Direction);
         assert_eq!(at_end("turn {\n    pick c in step("), Place::Any);
+        assert_eq!(at_end("turn {\n    require n < "), Place::Value);
+        assert_eq!(at_end("turn {\n    require 3 + n"), Place::Value);
+        assert_eq!(at_end("turn {\n    if "), Place::Value);
+        assert_eq!(at_end("turn {\n    require count(c) < "), Place::Value);
+        assert_eq!(at_end("turn {\n    pick c in (empty)&"), Place::Cells);
         assert_eq!(at_end("turn {\n    "), Place::Any);
         assert_eq!(at_end(""), Place::Any);
     }
