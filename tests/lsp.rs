@@ -675,10 +675,195 @@ fn name_answers_never_fail_on_broken_text() {
             end,
             lsp_types::Position::new(20, 9),
         ] {
-            let _ = complete::complete(&analysis, cut, complete::declared(&analysis));
+            let _ = complete::complete(&analysis, cut, &complete::Model::of(&analysis));
             let _ = refs::references(&uri, prefix, at, true);
             let _ = refs::prepare(prefix, at);
             let _ = refs::rename(&uri, prefix, at, "renamed");
         }
     }
+}
+
+/// Breakthrough with its variables named `back` and `to`, words that are keywords elsewhere
+/// (`to` in `move a to b`, `back` in a table game's `back to`), and a `move` statement that
+/// uses `to` both ways.
+fn contextual_game() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/games/breakthrough.game");
+    let text = std::fs::read_to_string(path).expect("read breakthrough");
+    text.replace("from", "back").replace(
+        "    remove back\n    put pawn at to\n",
+        "    move back to to\n",
+    )
+}
+
+/// The line and column of the `n`th (from 0) whole word `word` on the first line containing
+/// `line`, as an LSP position one character into the word.
+fn word_position(text: &str, line: &str, word: &str, n: usize) -> Value {
+    let (number, l) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(line))
+        .expect("the line");
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let column = l
+        .match_indices(word)
+        .filter(|(i, _)| !l[..*i].ends_with(is_word) && !l[i + word.len()..].starts_with(is_word))
+        .nth(n)
+        .expect("the word")
+        .0;
+    json!({"line": number, "character": column + 1})
+}
+
+/// Words that are keywords only in some places (`to`, `back`) are names where the syntax tree
+/// has a name: definition, references, rename and hover find them as any other variable, and
+/// the keyword `to` of `move back to to` stays a keyword.
+#[test]
+fn contextual_keywords_used_as_names_resolve() {
+    let mut session = Session::start();
+    initialize(&mut session);
+    let text = contextual_game();
+    session.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "rulestone", "version": 1, "text": text}}),
+    );
+    let diagnostics = session.notification("textDocument/publishDiagnostics");
+    assert_eq!(
+        diagnostics["params"]["diagnostics"],
+        json!([]),
+        "{diagnostics}"
+    );
+    let doc = json!({"uri": URI});
+    let at = |line: &str, word: &str, n: usize| json!({"textDocument": doc, "position": word_position(&text, line, word, n)});
+    let mut out = Vec::new();
+    let places = [
+        ("`to` in `write`", at("write", "to", 0)),
+        ("`back` in `write`", at("write", "back", 0)),
+        (
+            "the variable `to` of `move back to to`",
+            at("move back", "to", 1),
+        ),
+        (
+            "the keyword `to` of `move back to to`",
+            at("move back", "to", 0),
+        ),
+    ];
+    for (what, position) in &places {
+        let definition = session.request("textDocument/definition", position.clone());
+        let shown = match definition["result"]["range"] {
+            Value::Null => "none".to_string(),
+            ref range => span(range),
+        };
+        out.push(format!("definition of {what}: {shown}"));
+        let mut params = position.clone();
+        params["context"] = json!({"includeDeclaration": true});
+        let references = session.request("textDocument/references", params);
+        let shown = match &references["result"] {
+            Value::Null => "none".to_string(),
+            result => locations(result).replace('\n', ", "),
+        };
+        out.push(format!("references of {what}: {shown}"));
+        let hover = session.request("textDocument/hover", position.clone());
+        let shown = hover["result"]["contents"]["value"]
+            .as_str()
+            .map_or("none".to_string(), |v| {
+                v.lines().take(4).collect::<Vec<_>>().join(" | ")
+            });
+        out.push(format!("hover on {what}: {shown}"));
+    }
+    for (what, position, new_name) in [
+        ("`to`", &places[0].1, "dest"),
+        ("`back`", &places[1].1, "origin"),
+    ] {
+        let mut params = position.clone();
+        params["newName"] = json!(new_name);
+        let rename = session.request("textDocument/rename", params);
+        out.push(format!(
+            "rename {what} to `{new_name}`:\n{}",
+            edits(&rename["result"])
+        ));
+    }
+    let keyword = session.request("textDocument/prepareRename", places[3].1.clone());
+    out.push(format!(
+        "prepare rename of the keyword `to`: {}",
+        keyword["result"]
+    ));
+    // Coloured as what they are, on the line that has both.
+    let legend = serde_json::to_value(rulestone::lsp::semantic::legend()).expect("a legend");
+    let tokens = session.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": doc}),
+    );
+    let line = 1 + text
+        .lines()
+        .position(|l| l.contains("move back to to"))
+        .expect("the move");
+    let decoded = decode_tokens(&text, &tokens["result"]["data"], &legend);
+    out.push(format!("semantic tokens of line {line}:"));
+    let prefix = format!("{line}:");
+    out.extend(
+        decoded
+            .lines()
+            .filter(|t| t.starts_with(&prefix))
+            .map(str::to_string),
+    );
+    snap!("contextual_names", out.join("\n"));
+    let status = session.finish();
+    assert_eq!(status.code(), Some(0), "{status}");
+}
+
+/// While the line being typed does not parse, completion answers from the last text that
+/// checked and offers what fits the place: sets of cells after `in`, pieces after `put`,
+/// players after `win`, values after a comparison.
+#[test]
+fn completion_on_an_incomplete_line_offers_what_fits() {
+    let mut session = Session::start();
+    initialize(&mut session);
+    let text = contextual_game();
+    session.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "rulestone", "version": 1, "text": text}}),
+    );
+    session.notification("textDocument/publishDiagnostics");
+    let mut out = Vec::new();
+    for (version, typed) in [
+        (2, "pick to in "),
+        (3, "put "),
+        (4, "win "),
+        (5, "require count(to) < "),
+    ] {
+        let broken = text.replace("pick to in step(ahead, back) & empty", typed);
+        assert!(
+            rulestone::syntax::parse(&broken).is_err(),
+            "{typed:?} parses"
+        );
+        session.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": URI, "version": version},
+                   "contentChanges": [{"text": broken}]}),
+        );
+        let (line, l) = broken
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.trim() == typed.trim_end())
+            .expect("the typed line");
+        let answer = session.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": l.len()}}),
+        );
+        let items: Vec<String> = answer["result"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .map(|i| {
+                format!(
+                    "{} ({})",
+                    i["label"].as_str().unwrap_or(""),
+                    i["detail"].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        out.push(format!("after `{typed}`:\n{}", items.join("\n")));
+    }
+    snap!("completion_incomplete_line", out.join("\n\n"));
+    let status = session.finish();
+    assert_eq!(status.code(), Some(0), "{status}");
 }

@@ -390,6 +390,9 @@ impl Checker<'_> {
     /// Zones: constant cell sets, warned about when empty with the default options.
     pub(super) fn check_zones(&mut self) {
         let file = self.file;
+        // The zones that type-check, evaluated afterwards with one evaluator and one set of
+        // option values for them all (each built from the whole file).
+        let mut constant = Vec::new();
         for (i, item) in file.items.iter().enumerate() {
             let ItemKind::Zone { name, cells } = &item.kind else {
                 continue;
@@ -401,31 +404,38 @@ impl Checker<'_> {
             self.constant_reported = false;
             let errors_before = self.error_count();
             self.expect(cells, Ty::Cells, cx);
-            if self.error_count() > errors_before || self.cyclic.contains(&name.name) {
-                continue;
+            if self.error_count() == errors_before && !self.cyclic.contains(&name.name) {
+                constant.push((name, cells));
             }
-            let (Some(g), Ok(env)) = (&self.geometry, options::resolve(file, &[])) else {
-                continue;
-            };
-            match ZoneEval::new(file, g).cells(cells, &env) {
-                Ok(set) if !set.contains(&true) => self.report(BoardError::EmptyZone {
+        }
+        let (Some(g), Ok(env)) = (&self.geometry, options::resolve(file, &[])) else {
+            return;
+        };
+        let eval = ZoneEval::new(file, g);
+        let found: Vec<BoardError> = constant
+            .into_iter()
+            .filter_map(|(name, cells)| match eval.cells(cells, &env) {
+                Ok(set) if !set.contains(&true) => Some(BoardError::EmptyZone {
                     name: name.name.clone(),
                     span: cells.span,
                 }),
-                Err(ConstError::DivisionByZero(span)) => self.report(BoardError::ZoneEvaluation {
+                Err(ConstError::DivisionByZero(span)) => Some(BoardError::ZoneEvaluation {
                     name: name.name.clone(),
                     reason: "division by zero".into(),
                     span,
                 }),
-                Err(ConstError::Overflow(span)) => self.report(BoardError::ZoneEvaluation {
+                Err(ConstError::Overflow(span)) => Some(BoardError::ZoneEvaluation {
                     name: name.name.clone(),
                     reason: "value out of range".into(),
                     span,
                 }),
                 // A non-empty zone is fine; anything else was reported by the type and constant
                 // checks above.
-                Ok(_) | Err(ConstError::NotConstant(_) | ConstError::WrongType(_)) => {}
-            }
+                Ok(_) | Err(ConstError::NotConstant(_) | ConstError::WrongType(_)) => None,
+            })
+            .collect();
+        for e in found {
+            self.report(e);
         }
     }
 

@@ -375,6 +375,23 @@ pub enum OptionDeclError {
         #[label("first listed here")]
         first: Span,
     },
+
+    #[error("the enumerated options make {count} combinations, more than {limit}")]
+    #[diagnostic(
+        code(E1011),
+        help(
+            "`compile` builds one program for each combination of words, and `check` lowers \
+             the game for each word: drop words or options, or make a numeric choice a range \
+             (`option size: 5..19 = 9`)"
+        )
+    )]
+    TooManyCombinations {
+        /// The product of the options' word counts, or `more than …` past `u64`.
+        count: String,
+        limit: usize,
+        #[label("this option brings the count past {limit}")]
+        span: Span,
+    },
 }
 
 /// The board, its cells, zones and geometry.

@@ -200,16 +200,20 @@ impl Checker<'_> {
 
     /// The type of an expression without reporting anything (for choosing how to check it).
     pub(super) fn infer_quiet(&mut self, e: &Expr, cx: Cx) -> Ty {
+        // What the quiet run adds is undone from logs of it, so that its cost is the
+        // expression's, not the file's.
         let diags = self.diags.len();
-        let seen = self.seen.clone();
+        let errors = self.errors;
         let reported = self.constant_reported;
-        let used: Vec<bool> = self.entries.iter().map(|e| e.used).collect();
+        let used = self.newly_used.len();
         let t = self.infer(e, cx);
-        self.diags.truncate(diags);
-        self.seen = seen;
+        for d in self.diags.drain(diags..) {
+            self.seen.remove(&super::seen_key(d.as_ref()));
+        }
+        self.errors = errors;
         self.constant_reported = reported;
-        for (entry, u) in self.entries.iter_mut().zip(used) {
-            entry.used = u;
+        for i in self.newly_used.drain(used..) {
+            self.entries[i].used = false;
         }
         t
     }
@@ -908,9 +912,9 @@ impl Checker<'_> {
         self.types.record_builtin(e, f.id);
         if f.rule == Rule::Stocks {
             // Every shape is in a stock, so these read them all.
-            for entry in &mut self.entries {
-                if entry.sym == Sym::Shape {
-                    entry.used = true;
+            for i in 0..self.entries.len() {
+                if self.entries[i].sym == Sym::Shape {
+                    self.mark_used(i);
                 }
             }
         }

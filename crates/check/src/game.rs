@@ -1,6 +1,8 @@
 //! The game as a whole: required declarations, options, definition cycles, the programs, whether
 //! the game can end, and unused declarations.
 
+use std::collections::HashMap;
+
 use super::board::head;
 use super::error::{GameError, Lint, OnceError, OptionDeclError, ResolveError};
 use super::names::Sym;
@@ -126,19 +128,23 @@ impl Checker<'_> {
 
     /// Option types and defaults.
     pub(super) fn check_options(&mut self) {
+        self.check_combinations();
         for o in self.options.clone() {
             let value = options::default_text(o);
             let mut default_checkable = true;
             match &o.ty {
                 OptionType::Enum(words) => {
-                    for (i, w) in words.iter().enumerate() {
-                        if let Some(first) = words[..i].iter().find(|x| x.name == w.name) {
+                    let mut firsts: HashMap<&str, Span> = HashMap::new();
+                    for w in words {
+                        if let Some(&first) = firsts.get(w.name.as_str()) {
                             self.report(OptionDeclError::DuplicateWord {
                                 name: o.name.name.clone(),
                                 word: w.name.clone(),
                                 span: w.span,
-                                first: first.span,
+                                first,
                             });
+                        } else {
+                            firsts.insert(&w.name, w.span);
                         }
                     }
                 }
@@ -181,6 +187,31 @@ impl Checker<'_> {
                 accepted,
                 help: Some(help),
             });
+        }
+    }
+
+    /// The combinations of the enumerated options' words (E1011): `compile` builds a program
+    /// for each, so their number is bounded by [`options::MAX_COMBINATIONS`].
+    fn check_combinations(&mut self) {
+        let limit = options::MAX_COMBINATIONS;
+        let mut count: u64 = 1;
+        let mut past = None;
+        for o in &self.options {
+            if let OptionType::Enum(words) = &o.ty {
+                let distinct = options::distinct_words(words) as u64;
+                count = count.saturating_mul(distinct.max(1));
+                if past.is_none() && count > limit as u64 {
+                    past = Some(o.name.span);
+                }
+            }
+        }
+        if let Some(span) = past {
+            let count = if count == u64::MAX {
+                format!("more than {}", u64::MAX)
+            } else {
+                count.to_string()
+            };
+            self.report(OptionDeclError::TooManyCombinations { count, limit, span });
         }
     }
 

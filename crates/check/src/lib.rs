@@ -218,6 +218,9 @@ struct Frame {
 struct Checker<'a> {
     file: &'a ast::File,
     diags: Vec<Diag>,
+    /// How many of `diags` are errors.
+    errors: usize,
+    /// The code and main span of every problem in `diags` ([`seen_key`]).
     seen: HashSet<(String, usize, usize)>,
     /// Variables bound by `let` (sets of cells); all other variables are cells, except these.
     set_vars: HashSet<String>,
@@ -233,6 +236,8 @@ struct Checker<'a> {
     /// Declared names → index into `entries`.
     names: HashMap<String, usize>,
     entries: Vec<Entry>,
+    /// The entries marked used, in order, each when it was first marked.
+    newly_used: Vec<usize>,
     options: Vec<&'a ast::OptionDecl>,
     options_ok: bool,
 
@@ -279,6 +284,7 @@ impl<'a> Checker<'a> {
         Checker {
             file,
             diags: Vec::new(),
+            errors: 0,
             seen: HashSet::new(),
             set_vars: HashSet::new(),
             placement_vars: HashSet::new(),
@@ -287,6 +293,7 @@ impl<'a> Checker<'a> {
             dir_vars: HashSet::new(),
             names: HashMap::new(),
             entries: Vec::new(),
+            newly_used: Vec::new(),
             options: Vec::new(),
             options_ok: true,
             board: None,
@@ -381,19 +388,26 @@ impl<'a> Checker<'a> {
 
     /// Records an already boxed problem, unless the same problem was already recorded.
     fn report_diag(&mut self, diag: Diag) {
-        let code = rulestone_diag::code_of(diag.as_ref()).unwrap_or_default();
-        let (start, len) = primary_span(diag.as_ref()).unwrap_or((0, 0));
-        if self.seen.insert((code, start, len)) {
+        if self.seen.insert(seen_key(diag.as_ref())) {
+            if rulestone_diag::severity(diag.as_ref()) == miette::Severity::Error {
+                self.errors += 1;
+            }
             self.diags.push(diag);
         }
     }
 
+    /// How many errors were recorded so far (kept as they are recorded: passes ask before and
+    /// after each declaration).
     fn error_count(&self) -> usize {
-        self.diags
-            .iter()
-            .filter(|d| rulestone_diag::severity(d.as_ref()) == miette::Severity::Error)
-            .count()
+        self.errors
     }
+}
+
+/// What makes two problems the same: code and main span.
+fn seen_key(d: &dyn Diagnostic) -> (String, usize, usize) {
+    let code = rulestone_diag::code_of(d).unwrap_or_default();
+    let (start, len) = primary_span(d).unwrap_or((0, 0));
+    (code, start, len)
 }
 
 /// Offset and length of the label the header of a diagnostic points at.

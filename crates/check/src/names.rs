@@ -92,9 +92,10 @@ impl Checker<'_> {
                     let is_enum = matches!(o.ty, OptionType::Enum(_));
                     self.declare(&o.name, Sym::Option { index, is_enum });
                     if let OptionType::Enum(words) = &o.ty {
-                        for (i, w) in words.iter().enumerate() {
+                        let mut listed = std::collections::HashSet::new();
+                        for w in words {
                             // A word repeated within one option is E0302, reported with options.
-                            if words[..i].iter().all(|x| x.name != w.name) {
+                            if listed.insert(w.name.as_str()) {
                                 self.declare(w, Sym::Word { option: index });
                             }
                         }
@@ -202,10 +203,20 @@ impl Checker<'_> {
     /// The declared entry for a name, marking it used and recording this use of it.
     pub(super) fn use_global(&mut self, id: &Ident) -> Option<(usize, Sym)> {
         let &index = self.names.get(&id.name)?;
-        let entry = &mut self.entries[index];
-        entry.used = true;
+        self.mark_used(index);
         self.uses.record(id.span, index);
-        Some((index, entry.sym))
+        Some((index, self.entries[index].sym))
+    }
+
+    /// Marks a declaration used, remembering that it was not before (so that
+    /// [`Checker::infer_quiet`] can undo what it marks without walking every declaration).
+    pub(super) fn mark_used(&mut self, index: usize) {
+        if let Some(entry) = self.entries.get_mut(index) {
+            if !entry.used {
+                entry.used = true;
+                self.newly_used.push(index);
+            }
+        }
     }
 
     pub(super) fn axis_index(&self, name: &str) -> Option<usize> {
@@ -279,7 +290,7 @@ impl Checker<'_> {
             let suggestion = self.suggest_name(&id.name, axes);
             // The misspelt use was meant for the suggested declaration: don't also call it unused.
             if let Some(&i) = suggestion.as_ref().and_then(|s| self.names.get(s)) {
-                self.entries[i].used = true;
+                self.mark_used(i);
             }
             suggestion
                 .map(|s| format!("did you mean `{s}`?"))

@@ -180,12 +180,16 @@ pub fn split_set(arg: &str) -> Result<(String, String), OptionError> {
 
 /// Every combination of the file's enum option values, as `--set` pairs in declaration order
 /// (one empty combination when there are none). Range options keep their defaults: they size
-/// boards and counts rather than choosing rules.
+/// boards and counts rather than choosing rules. Past [`MAX_COMBINATIONS`] only the empty
+/// combination is returned: such a game fails its check (E1011), which building it reports.
 #[must_use]
 pub fn variants(file: &File) -> Vec<Vec<(String, String)>> {
     let mut combos = vec![Vec::new()];
     for decl in declared(file) {
         if let OptionType::Enum(words) = &decl.ty {
+            if combos.len().saturating_mul(words.len()) > MAX_COMBINATIONS {
+                return vec![Vec::new()];
+            }
             combos = combos
                 .into_iter()
                 .flat_map(|c| {
@@ -215,10 +219,26 @@ impl super::Checked {
 /// The most option combinations `check` lowers when it tries the options' extreme values.
 pub const MAX_EXTREME_COMBINATIONS: usize = 256;
 
+/// The most combinations of enumerated option words a game may have (E1011): `compile` builds a
+/// program for each, and `check` lowers the game for each word.
+pub const MAX_COMBINATIONS: usize = 256;
+
+/// How many different words an enumerated option lists (a repeated word is E0302).
+#[must_use]
+pub fn distinct_words(words: &[rulestone_syntax::Ident]) -> usize {
+    words
+        .iter()
+        .map(|w| w.name.as_str())
+        .collect::<std::collections::HashSet<_>>()
+        .len()
+}
+
 /// The option settings `check` tries beyond the defaults: every word of an enum option and
 /// both ends of a range, first one option at a time, then every combination of them (when
 /// there are at most [`MAX_EXTREME_COMBINATIONS`]). Settings equal to a default are left out,
-/// so a file without options gets no combination at all.
+/// so a file without options gets no combination at all. There are never more than
+/// [`MAX_EXTREME_COMBINATIONS`] settings: past that many single-option settings (hundreds of
+/// range options), the first ones in declaration order are tried.
 #[must_use]
 pub fn extremes(file: &File) -> Vec<Vec<(String, String)>> {
     let choices: Vec<(String, Vec<String>)> = declared(file)
@@ -251,6 +271,7 @@ pub fn extremes(file: &File) -> Vec<Vec<(String, String)>> {
             combos = choices
                 .iter()
                 .flat_map(|(n, vs)| vs.iter().map(move |v| vec![(n.clone(), v.clone())]))
+                .take(MAX_EXTREME_COMBINATIONS)
                 .collect();
             break;
         }
@@ -354,5 +375,35 @@ impl miette::Diagnostic for UnderOptions {
             ));
         }
         Some(Box::new(labels.into_iter()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{extremes, variants, MAX_EXTREME_COMBINATIONS};
+
+    /// A file of option declarations only (all these functions read).
+    fn file(options: &[String]) -> rulestone_syntax::ast::File {
+        let source = format!("game \"T\"\n{}\n", options.join("\n"));
+        match rulestone_syntax::parse(&source) {
+            Ok(file) => file,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn combinations_stay_bounded() {
+        // Thirty options of three words: 3^30 variants, never listed.
+        let words: Vec<String> = (0..30)
+            .map(|i| format!("option o{i}: a{i} | b{i} | c{i} = a{i}"))
+            .collect();
+        let f = file(&words);
+        assert_eq!(variants(&f), vec![Vec::new()]);
+        assert!(extremes(&f).len() <= MAX_EXTREME_COMBINATIONS);
+        // Five of them: 243 variants, all listed.
+        assert_eq!(variants(&file(&words[..5])).len(), 243);
+        // Three hundred range options: 600 single settings, the first ones tried.
+        let ranges: Vec<String> = (0..300).map(|i| format!("option r{i}: 1..9 = 5")).collect();
+        assert_eq!(extremes(&file(&ranges)).len(), MAX_EXTREME_COMBINATIONS);
     }
 }

@@ -107,6 +107,7 @@ codes! {
     "E1008" => "move generation took too many steps",
     "E1009" => "nested loops past the step limit",
     "E1010" => "two legal moves written the same",
+    "E1011" => "too many option combinations",
 }
 
 /// Codes that no valid input should reach (bugs in Rulestone): they have an explanation but no

@@ -32,16 +32,79 @@ const SECONDARY_COLOR: Color = Color::Blue;
 /// Renders diagnostics for one source file as human-readable text.
 ///
 /// `path` is shown as written (callers normalise it); `color` switches ANSI colours on.
+///
+/// At most [`MAX_RENDERED`] problems are drawn; a last note counts the others.
 #[must_use]
 pub fn render(diags: &[Diag], source: &str, path: &str, color: bool) -> String {
     let mut out = String::new();
-    for (i, diag) in diags.iter().enumerate() {
+    let text = Text::new(source);
+    let (drawn, rest) = diags.split_at(diags.len().min(MAX_RENDERED));
+    for (i, diag) in drawn.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        render_one(&mut out, diag.as_ref(), source, path, color);
+        render_one(&mut out, diag.as_ref(), &text, path, color);
+    }
+    if !rest.is_empty() {
+        let errors = rest
+            .iter()
+            .filter(|d| severity(d.as_ref()) == Severity::Error)
+            .count();
+        let _ = writeln!(
+            out,
+            "\n{}: {} more problems in {path} are not shown ({errors} errors, {} warnings)",
+            paint("note", NOTE_COLOR, color),
+            rest.len(),
+            rest.len() - errors
+        );
     }
     out
+}
+
+/// The most problems drawn for one file. Past this many, the first ones are what to fix (the
+/// rest often follow from them), and drawing each costs time in the distance between its
+/// labels: thousands of problems, each pointing back to a first declaration, would take
+/// minutes to draw.
+pub const MAX_RENDERED: usize = 200;
+
+/// A source text with what every problem drawn on it shares, built once per file rather than
+/// once per problem: ariadne's index of its lines, the start of each line, and whether some
+/// line is long enough to be cut. A file with thousands of problems renders in time linear
+/// in its size and their number.
+struct Text<'a> {
+    source: &'a str,
+    lines: Source<&'a str>,
+    line_starts: Vec<usize>,
+    long_lines: bool,
+}
+
+impl<'a> Text<'a> {
+    fn new(source: &'a str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
+        Text {
+            source,
+            lines: Source::from(source),
+            line_starts,
+            long_lines: source.split('\n').any(|l| l.len() > LONG_LINE),
+        }
+    }
+
+    /// 1-based line and character column of a byte offset.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let source = self.source;
+        let mut cut = offset.min(source.len());
+        while !source.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let line = self.line_starts.partition_point(|&s| s <= cut);
+        let start = self
+            .line_starts
+            .get(line.wrapping_sub(1))
+            .copied()
+            .unwrap_or(0);
+        (line, source[start..cut].chars().count() + 1)
+    }
 }
 
 fn kind_word(severity: Severity) -> (&'static str, Color) {
@@ -60,7 +123,7 @@ fn paint(text: &str, c: Color, color: bool) -> String {
     }
 }
 
-fn render_one(out: &mut String, diag: &dyn Diagnostic, source: &str, path: &str, color: bool) {
+fn render_one(out: &mut String, diag: &dyn Diagnostic, text: &Text<'_>, path: &str, color: bool) {
     let (word, kind_color) = kind_word(severity(diag));
     let code = diag.code().map(|c| format!("[{c}]")).unwrap_or_default();
     let _ = writeln!(
@@ -76,7 +139,7 @@ fn render_one(out: &mut String, diag: &dyn Diagnostic, source: &str, path: &str,
     let body = if labels.is_empty() {
         render_unlabelled(path, color)
     } else {
-        render_labels(&labels, source, path, color, kind_color)
+        render_labels(&labels, text, path, color, kind_color)
     };
     // `body` is ariadne's output without its header; its last line is the closing `───╯`.
     let mut lines: Vec<&str> = body.lines().collect();
@@ -107,7 +170,7 @@ fn render_one(out: &mut String, diag: &dyn Diagnostic, source: &str, path: &str,
     if let Some(related) = diag.related() {
         for r in related {
             out.push('\n');
-            render_one(out, r, source, path, color);
+            render_one(out, r, text, path, color);
         }
     }
 }
@@ -144,11 +207,12 @@ fn config(color: bool) -> Config {
 /// Ariadne's drawing of the labels, minus its header line.
 fn render_labels(
     labels: &[LabeledSpan],
-    source: &str,
+    text: &Text<'_>,
     path: &str,
     color: bool,
     kind_color: Color,
 ) -> String {
+    let source = text.source;
     let primary = labels.iter().position(LabeledSpan::primary).unwrap_or(0);
     let spans: Vec<Range<usize>> = labels
         .iter()
@@ -157,7 +221,11 @@ fn render_labels(
     // Long lines are cut to a window around the labels, so that a label on a 40,000-character
     // line prints a screenful, not the whole line. Line numbers stay; the column in the header
     // is put back to the one in the real source.
-    let shown = Shortened::new(source, &spans, primary);
+    let shown = if text.long_lines {
+        Shortened::new(source, &spans, primary)
+    } else {
+        None
+    };
     let (source, spans) = match &shown {
         Some(s) => (s.text.as_str(), s.spans.clone()),
         None => (source, spans),
@@ -183,11 +251,13 @@ fn render_labels(
         report = report.with_label(label);
     }
     let mut buf = Vec::new();
-    if report
-        .finish()
-        .write((path, Source::from(source)), &mut buf)
-        .is_err()
-    {
+    let written = match &shown {
+        Some(_) => report
+            .finish()
+            .write((path, Source::from(source)), &mut buf),
+        None => report.finish().write((path, &text.lines), &mut buf),
+    };
+    if written.is_err() {
         return format!("  --> {path}\n──╯\n");
     }
     let text = String::from_utf8_lossy(&buf);
@@ -349,7 +419,7 @@ fn line_col(source: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
-fn to_json(diag: &dyn Diagnostic, source: &str, path: &str) -> JsonDiag {
+fn to_json(diag: &dyn Diagnostic, text: &Text<'_>, path: &str) -> JsonDiag {
     let labels: Vec<LabeledSpan> = diag.labels().map(Iterator::collect).unwrap_or_default();
     let primary = labels.iter().position(LabeledSpan::primary).unwrap_or(0);
     let labels = labels
@@ -357,8 +427,8 @@ fn to_json(diag: &dyn Diagnostic, source: &str, path: &str) -> JsonDiag {
         .enumerate()
         .map(|(i, l)| {
             let end = l.offset() + l.len();
-            let (line, column) = line_col(source, l.offset());
-            let (end_line, end_column) = line_col(source, end);
+            let (line, column) = text.line_col(l.offset());
+            let (end_line, end_column) = text.line_col(end);
             JsonLabel {
                 start: l.offset(),
                 end,
@@ -384,7 +454,7 @@ fn to_json(diag: &dyn Diagnostic, source: &str, path: &str) -> JsonDiag {
         help: diag.help().map(|h| h.to_string()),
         related: diag
             .related()
-            .map(|rs| rs.map(|r| to_json(r, source, path)).collect())
+            .map(|rs| rs.map(|r| to_json(r, text, path)).collect())
             .unwrap_or_default(),
     }
 }
@@ -395,9 +465,10 @@ fn to_json(diag: &dyn Diagnostic, source: &str, path: &str) -> JsonDiag {
 /// is exclusive: just past the label), and one label of each problem is primary.
 #[must_use]
 pub fn render_json(diags: &[Diag], source: &str, path: &str) -> String {
+    let text = Text::new(source);
     let all: Vec<JsonDiag> = diags
         .iter()
-        .map(|d| to_json(d.as_ref(), source, path))
+        .map(|d| to_json(d.as_ref(), &text, path))
         .collect();
     serde_json::to_string_pretty(&all).unwrap_or_else(|_| "[]".to_string())
 }
@@ -432,6 +503,41 @@ mod tests {
         assert_eq!(line_col(src, 7), (2, 4));
         assert_eq!(line_col(src, 8), (3, 1));
         assert_eq!(line_col(src, 100), (3, 2));
+        let text = super::Text::new(src);
+        for offset in 0..=10 {
+            assert_eq!(
+                text.line_col(offset),
+                line_col(src, offset),
+                "offset {offset}"
+            );
+        }
+    }
+
+    #[test]
+    fn past_the_cap_problems_are_counted_not_drawn() {
+        let source = "line\n".repeat(300);
+        let diags: Vec<crate::Diag> = (0..super::MAX_RENDERED + 5)
+            .map(|i| {
+                let severity = if i % 2 == 0 {
+                    miette::Severity::Error
+                } else {
+                    miette::Severity::Warning
+                };
+                let d = miette::MietteDiagnostic::new(format!("problem {i}"))
+                    .with_severity(severity)
+                    .with_label(miette::LabeledSpan::at(i * 5..i * 5 + 4, "here"));
+                Box::new(d) as crate::Diag
+            })
+            .collect();
+        let text = super::render(&diags, &source, "f.game", false);
+        assert!(text.contains(&format!("problem {}", super::MAX_RENDERED - 1)));
+        assert!(!text.contains(&format!("problem {}", super::MAX_RENDERED)));
+        assert!(
+            text.ends_with(
+                "note: 5 more problems in f.game are not shown (3 errors, 2 warnings)\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use miette::LabeledSpan;
 use rulestone_diag::Diag;
 
 use super::diagnostics::convert;
-use super::position::range;
+use super::position::LineIndex;
 
 /// The word a diagnostic's help suggests, and the byte range it would replace.
 fn suggestion(source: &str, d: &Diag) -> Option<((usize, usize), String)> {
@@ -43,11 +43,12 @@ fn overlaps(a: Range, b: Range) -> bool {
 pub fn quick_fixes(uri: &Uri, source: &str, within: Range) -> Vec<CodeActionOrCommand> {
     let found =
         std::panic::catch_unwind(|| rulestone_lower::diagnose(source, &[])).unwrap_or_default();
+    let index = LineIndex::new(source);
     found
         .iter()
         .filter_map(|d| {
             let ((start, end), word) = suggestion(source, d)?;
-            let at = range(source, start, end);
+            let at = index.range(start, end);
             if !overlaps(at, within) {
                 return None;
             }
@@ -58,7 +59,7 @@ pub fn quick_fixes(uri: &Uri, source: &str, within: Range) -> Vec<CodeActionOrCo
             Some(CodeActionOrCommand::CodeAction(CodeAction {
                 title: format!("Replace `{}` with `{word}`", &source[start..end]),
                 kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![convert(uri, source, d)]),
+                diagnostics: Some(vec![convert(uri, &index, d)]),
                 edit: Some(WorkspaceEdit {
                     changes: Some(HashMap::from([(uri.clone(), vec![edit])])),
                     ..WorkspaceEdit::default()

@@ -3,13 +3,21 @@
 //! syntax tree shows (which also cover names the checker keeps apart, such as a board's axes
 //! and a table game's parameters, lines and regions).
 //!
-//! Invariant: `names` and `decls` are empty when the text does not parse; a checker failure
-//! leaves `names` empty instead of taking the server down.
+//! A word spelt like a contextual keyword (`to`, `back`, `move`, ...) is a name where the
+//! syntax tree has a name ([`NameSpans`]) and a keyword elsewhere; a reserved word never is one.
+//!
+//! Invariant: `names`, `decls` and `name_spans` are empty when the text does not parse; a
+//! checker failure leaves `names` empty instead of taking the server down. Building an analysis
+//! and asking it about every word are linear in the size of the text (lookups are hashed).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use rulestone_check::model::{DeclId, Names};
 use rulestone_syntax::ast::File;
 use rulestone_syntax::{self as syntax, keywords, Span};
 
+use super::names::NameSpans;
 use super::symbols::{self, Decl};
 use super::tokens::{self, Kind, Token};
 
@@ -21,6 +29,10 @@ pub struct Analysis<'a> {
     pub names: Names,
     /// Every declaration of the syntax tree, nested ones included, in source order.
     pub decls: Vec<Decl>,
+    /// Where the syntax tree has a name.
+    pub name_spans: NameSpans,
+    /// The first declaration of `decls` of each name that [`Analysis::declared`] finds.
+    first_decl: HashMap<String, usize>,
 }
 
 /// What the name under the cursor is, and where it is valid.
@@ -56,13 +68,33 @@ impl<'a> Analysis<'a> {
             flatten(symbols::declarations(f), &mut decls);
         }
         decls.sort_by_key(|d| d.name_span.start);
+        let mut first_decl = HashMap::new();
+        for (i, d) in decls.iter().enumerate() {
+            if !d.name_span.is_empty() && d.detail != "game" {
+                first_decl.entry(d.name.clone()).or_insert(i);
+            }
+        }
+        let mut name_spans = file.as_ref().map(NameSpans::of).unwrap_or_default();
+        for d in decls.iter().filter(|d| !d.name_span.is_empty()) {
+            name_spans.insert(d.name_span);
+        }
         Analysis {
             source,
             tokens,
             file,
             names,
             decls,
+            name_spans,
+            first_decl,
         }
+    }
+
+    /// Whether the word `t` may be a name where it stands: any word that is not a keyword,
+    /// and a word spelt like a contextual keyword where the syntax tree has a name.
+    #[must_use]
+    pub fn is_name_here(&self, t: &Token) -> bool {
+        let word = t.text(self.source);
+        !is_keyword(word) || (!is_reserved(word) && self.name_spans.contains(t.start, t.end))
     }
 
     /// The words of the document.
@@ -73,9 +105,7 @@ impl<'a> Analysis<'a> {
     /// The first declaration of the syntax tree with a name (not a keyword standing for it).
     #[must_use]
     pub fn declared(&self, name: &str) -> Option<&Decl> {
-        self.decls
-            .iter()
-            .find(|d| d.name == name && !d.name_span.is_empty() && d.detail != "game")
+        self.decls.get(*self.first_decl.get(name)?)
     }
 
     /// The name under the cursor: `None` on keywords, built-ins, cell names, numbers, comments.
@@ -88,11 +118,12 @@ impl<'a> Analysis<'a> {
             return None;
         }
         let whole = (0, self.source.len());
-        if let Some(id) = self
-            .names
-            .used_at(span)
-            .or_else(|| self.names.lookup(&name))
-        {
+        let used = self.names.used_at(span);
+        // A keyword where the grammar expects it (`move a to b`) names nothing.
+        if used.is_none() && !self.is_name_here(&at) {
+            return None;
+        }
+        if let Some(id) = used.or_else(|| self.names.lookup(&name)) {
             let declared = self.names.decls.get(id).map(|d| d.span);
             return Some(Target {
                 name,
@@ -112,7 +143,7 @@ impl<'a> Analysis<'a> {
                 scope: whole,
             });
         }
-        if keywords::is_keyword(&name) || is_builtin(&name) {
+        if is_builtin(&name) {
             return None;
         }
         // A local: bound inside the top-level item the cursor is in.
@@ -123,9 +154,12 @@ impl<'a> Analysis<'a> {
             .iter()
             .find(|i| (i.span.start as usize) <= at.start && at.end <= i.span.end as usize)?;
         let scope = (item.span.start as usize, item.span.end as usize);
-        let first = self
-            .words()
-            .find(|t| t.start >= scope.0 && t.end <= scope.1 && t.text(self.source) == name)?;
+        let first = self.words().find(|t| {
+            t.start >= scope.0
+                && t.end <= scope.1
+                && t.text(self.source) == name
+                && self.is_name_here(t)
+        })?;
         Some(Target {
             declared: Some(Span::new(first.start, first.end)),
             name,
@@ -143,27 +177,58 @@ impl<'a> Analysis<'a> {
             spans.extend(target.declared);
             spans.extend(self.names.uses_of(id));
         }
-        // A name spelt like a contextual keyword: only the checker knows which words are uses.
-        if target.global.is_none() || !keywords::is_keyword(&target.name) {
-            spans.extend(
-                self.words()
-                    .filter(|t| t.start >= target.scope.0 && t.end <= target.scope.1)
-                    .filter(|t| t.text(self.source) == target.name)
-                    .map(|t| Span::new(t.start, t.end)),
-            );
-        }
+        // A name spelt like a contextual keyword: only where the tree has a name.
+        spans.extend(
+            self.words()
+                .filter(|t| t.start >= target.scope.0 && t.end <= target.scope.1)
+                .filter(|t| t.text(self.source) == target.name && self.is_name_here(t))
+                .map(|t| Span::new(t.start, t.end)),
+        );
         spans.sort_by_key(|s| (s.start, s.end));
         spans.dedup();
         spans
     }
 }
 
+/// A set of words, made once (asked about every word of a file, a list would cost its length).
+fn word_set(
+    set: &'static OnceLock<HashSet<&'static str>>,
+    words: impl FnOnce() -> Vec<&'static str>,
+) -> &'static HashSet<&'static str> {
+    set.get_or_init(|| words().into_iter().collect())
+}
+
+/// Whether a word is reserved: never a name.
+#[must_use]
+pub fn is_reserved(word: &str) -> bool {
+    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    word_set(&SET, || {
+        keywords::reserved().iter().map(String::as_str).collect()
+    })
+    .contains(word)
+}
+
+/// Whether a word is a keyword somewhere in the grammar (reserved or contextual).
+#[must_use]
+pub fn is_keyword(word: &str) -> bool {
+    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    word_set(&SET, || {
+        keywords::all().iter().map(String::as_str).collect()
+    })
+    .contains(word)
+}
+
 /// Whether a word is a built-in value or function.
 #[must_use]
 pub fn is_builtin(word: &str) -> bool {
-    rulestone_check::builtins::TABLE
-        .iter()
-        .any(|b| b.name == word)
+    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    word_set(&SET, || {
+        rulestone_check::builtins::TABLE
+            .iter()
+            .map(|b| b.name)
+            .collect()
+    })
+    .contains(word)
 }
 
 fn flatten(decls: Vec<Decl>, into: &mut Vec<Decl>) {

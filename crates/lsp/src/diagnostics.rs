@@ -10,26 +10,35 @@ use miette::{LabeledSpan, Severity};
 
 use rulestone_diag::{self as diag, Diag};
 
-use super::position::range;
+use super::position::LineIndex;
 
 /// Every diagnostic of a source text, as `rulestone check` reports it without `--set`.
 #[must_use]
 pub fn diagnose(uri: &Uri, source: &str) -> Vec<Diagnostic> {
     let found = std::panic::catch_unwind(|| rulestone_lower::diagnose(source, &[]));
     match found {
-        Ok(diags) => diags.iter().map(|d| convert(uri, source, d)).collect(),
+        Ok(diags) => {
+            let index = LineIndex::new(source);
+            diags.iter().map(|d| convert(uri, &index, d)).collect()
+        }
         // A bug of the checker must not take the editor's server down with it.
-        Err(_) => vec![Diagnostic {
-            range: Range::default(),
-            severity: Some(DiagnosticSeverity::ERROR),
-            source: Some("rulestone".to_string()),
-            message: "internal error: the checker failed on this file".to_string(),
-            ..Diagnostic::default()
-        }],
+        Err(_) => vec![internal_error()],
     }
 }
 
-pub(super) fn convert(uri: &Uri, source: &str, d: &Diag) -> Diagnostic {
+/// What is published when the checker fails on a file.
+#[must_use]
+pub fn internal_error() -> Diagnostic {
+    Diagnostic {
+        range: Range::default(),
+        severity: Some(DiagnosticSeverity::ERROR),
+        source: Some("rulestone".to_string()),
+        message: "internal error: the checker failed on this file".to_string(),
+        ..Diagnostic::default()
+    }
+}
+
+pub(super) fn convert(uri: &Uri, index: &LineIndex, d: &Diag) -> Diagnostic {
     let d = d.as_ref();
     let labels: Vec<LabeledSpan> = d.labels().map(Iterator::collect).unwrap_or_default();
     let primary = labels.iter().position(LabeledSpan::primary).unwrap_or(0);
@@ -37,7 +46,7 @@ pub(super) fn convert(uri: &Uri, source: &str, d: &Diag) -> Diagnostic {
     let mut at = Range::default();
     let mut related = Vec::new();
     for (i, label) in labels.iter().enumerate() {
-        let span = range(source, label.offset(), label.offset() + label.len());
+        let span = index.range(label.offset(), label.offset() + label.len());
         if i == primary {
             at = span;
             if let Some(text) = label.label() {
@@ -58,7 +67,7 @@ pub(super) fn convert(uri: &Uri, source: &str, d: &Diag) -> Diagnostic {
     if let Some(inner) = d.related() {
         for r in inner {
             let first = r.labels().and_then(|mut l| l.next());
-            let span = first.map_or(at, |l| range(source, l.offset(), l.offset() + l.len()));
+            let span = first.map_or(at, |l| index.range(l.offset(), l.offset() + l.len()));
             let code = r.code().map(|c| format!("[{c}] ")).unwrap_or_default();
             related.push(DiagnosticRelatedInformation {
                 location: Location::new(uri.clone(), span),

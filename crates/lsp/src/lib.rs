@@ -15,12 +15,16 @@
 //! JSON-RPC's error and reads on), tests may give it an in-memory one. Nothing a client sends
 //! can crash it: a malformed request is answered with an error, a malformed notification is
 //! ignored, a request after `shutdown` is refused. Diagnostics are checked when the client has
-//! nothing more queued, so a burst of changes is checked once, for its last text.
+//! nothing more queued, so a burst of changes is checked once, for its last text, and on a
+//! thread of their own ([`checker`]), so that requests are answered from the latest text while
+//! a check runs and a check superseded by a newer text is skipped or its result dropped.
 
 pub mod actions;
 pub mod analysis;
+pub mod checker;
 pub mod complete;
 pub mod diagnostics;
+pub mod names;
 pub mod position;
 pub mod reference;
 pub mod refs;
@@ -41,11 +45,11 @@ use lsp_types::request::{
     PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest, Shutdown,
 };
 use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionItem,
-    CompletionOptions, DocumentSymbolResponse, HoverProviderCapability, OneOf,
-    PublishDiagnosticsParams, RenameOptions, SemanticTokensFullOptions, SemanticTokensOptions,
-    SemanticTokensResult, SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
+    DocumentSymbolResponse, HoverProviderCapability, OneOf, PublishDiagnosticsParams,
+    RenameOptions, SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensResult,
+    SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextEdit, Uri,
 };
 
 use rulestone_syntax::{self as syntax, format_source, FormatError};
@@ -118,6 +122,18 @@ pub fn capabilities() -> ServerCapabilities {
 /// The connection broke, the handshake failed, or the client sent `exit` without `shutdown`
 /// or closed the connection before it.
 pub fn serve(connection: &Connection) -> Result<(), ServeError> {
+    serve_with(
+        connection,
+        std::sync::Arc::new(|uri: &Uri, text: &str| diagnostics::diagnose(uri, text)),
+    )
+}
+
+/// [`serve`] with another check in place of `rulestone check`'s diagnostics (tests give one
+/// that waits for them, to see what the server does while a check runs).
+///
+/// # Errors
+/// As [`serve`].
+pub fn serve_with(connection: &Connection, check: checker::Check) -> Result<(), ServeError> {
     let init = serde_json::json!({
         "capabilities": capabilities(),
         "serverInfo": ServerInfo {
@@ -127,20 +143,38 @@ pub fn serve(connection: &Connection) -> Result<(), ServeError> {
     });
     let (id, _params) = connection.initialize_start()?;
     connection.initialize_finish(id, init)?;
+    let (jobs, results, _checking) = checker::start(check);
+    let never = crossbeam_channel::never();
+    let mut checker_alive = true;
     let mut server = Server {
         connection,
         documents: HashMap::new(),
-        declared: std::cell::RefCell::default(),
-        unchecked: HashMap::new(),
+        unchecked: Vec::new(),
+        edits: 0,
+        jobs,
     };
     let mut shut_down = false;
     loop {
         // Diagnostics wait until the client has nothing more queued: a burst of keystrokes is
-        // checked once, for its last text, and answers never queue behind stale checks.
+        // checked once, for its last text. The check runs on its own thread, so answers never
+        // queue behind it.
         if connection.receiver.is_empty() {
-            server.publish_unchecked()?;
+            server.check_unchecked();
         }
-        let Ok(message) = connection.receiver.recv() else {
+        let from_checker = if checker_alive { &results } else { &never };
+        let message = crossbeam_channel::select! {
+            recv(connection.receiver) -> message => message,
+            recv(from_checker) -> checked => {
+                match checked {
+                    Ok(checked) if !shut_down => server.checked(checked)?,
+                    Ok(_) => {}
+                    // The checker is gone (it never ends on its own): wait for messages only.
+                    Err(_) => checker_alive = false,
+                }
+                continue;
+            }
+        };
+        let Ok(message) = message else {
             break;
         };
         match message {
@@ -174,15 +208,26 @@ pub fn serve(connection: &Connection) -> Result<(), ServeError> {
     ))
 }
 
+/// An open document.
+struct Document {
+    text: String,
+    version: Option<i32>,
+    /// The number of its latest text (every change gets a new one): only the diagnostics of
+    /// this text are published.
+    edit: u64,
+    /// Completion's model of the last text that parsed, and the number of that text: offered
+    /// while the text being typed does not parse. Kept by the checker and by completion itself.
+    model: std::cell::RefCell<Option<(u64, complete::Model)>>,
+}
+
 struct Server<'a> {
     connection: &'a Connection,
-    /// The text of each open document.
-    documents: HashMap<Uri, String>,
-    /// The names each document declared when it last parsed: completion offers them while the
-    /// text being typed does not parse.
-    declared: std::cell::RefCell<HashMap<Uri, Vec<CompletionItem>>>,
-    /// Documents changed since their diagnostics were last published, with their versions.
-    unchecked: HashMap<Uri, Option<i32>>,
+    documents: HashMap<Uri, Document>,
+    /// Documents changed since they were last sent to the checker.
+    unchecked: Vec<Uri>,
+    /// The number of the last text of any document.
+    edits: u64,
+    jobs: crossbeam_channel::Sender<checker::Job>,
 }
 
 impl Server<'_> {
@@ -214,19 +259,18 @@ impl Server<'_> {
             References::METHOD => self.answer::<References>(request, |s, p| {
                 let at = p.text_document_position;
                 let uri = &at.text_document.uri;
-                Ok(s.documents.get(uri).and_then(|text| {
+                Ok(s.text(uri).and_then(|text| {
                     refs::references(uri, text, at.position, p.context.include_declaration)
                 }))
             }),
             PrepareRenameRequest::METHOD => self.answer::<PrepareRenameRequest>(request, |s, p| {
-                Ok(s.documents
-                    .get(&p.text_document.uri)
+                Ok(s.text(&p.text_document.uri)
                     .and_then(|text| refs::prepare(text, p.position)))
             }),
             Rename::METHOD => self.answer::<Rename>(request, |s, p| {
                 let at = p.text_document_position;
                 let uri = &at.text_document.uri;
-                let text = s.documents.get(uri).ok_or("the document is not open")?;
+                let text = s.text(uri).ok_or("the document is not open")?;
                 refs::rename(uri, text, at.position, &p.new_name).map(Some)
             }),
             Completion::METHOD => self.answer::<Completion>(request, |s, p| {
@@ -241,14 +285,13 @@ impl Server<'_> {
                         .iter()
                         .any(|k| CodeActionKind::QUICKFIX.as_str().starts_with(k.as_str()))
                 });
-                Ok(s.documents
-                    .get(uri)
+                Ok(s.text(uri)
                     .filter(|_| wanted)
                     .map(|text| actions::quick_fixes(uri, text, p.range)))
             }),
             SemanticTokensFullRequest::METHOD => {
                 self.answer::<SemanticTokensFullRequest>(request, |s, p| {
-                    Ok(s.documents.get(&p.text_document.uri).map(|text| {
+                    Ok(s.text(&p.text_document.uri).map(|text| {
                         SemanticTokensResult::Tokens(semantic::tokens(&analysis::Analysis::new(
                             text,
                         )))
@@ -292,11 +335,9 @@ impl Server<'_> {
                 if let Ok(p) = notification
                     .extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
                 {
-                    let uri = p.text_document.uri;
                     let mut text = p.text_document.text;
                     syntax::normalize_line_breaks(&mut text);
-                    self.documents.insert(uri.clone(), text);
-                    self.unchecked.insert(uri, Some(p.text_document.version));
+                    self.set_text(p.text_document.uri, text, Some(p.text_document.version));
                 }
             }
             DidChangeTextDocument::METHOD => {
@@ -304,13 +345,16 @@ impl Server<'_> {
                     DidChangeTextDocument::METHOD,
                 ) {
                     let uri = p.text_document.uri;
-                    let mut text = self.documents.remove(&uri).unwrap_or_default();
+                    let mut text = self
+                        .documents
+                        .get_mut(&uri)
+                        .map(|d| std::mem::take(&mut d.text))
+                        .unwrap_or_default();
                     for change in p.content_changes {
                         apply(&mut text, change);
                     }
                     syntax::normalize_line_breaks(&mut text);
-                    self.documents.insert(uri.clone(), text);
-                    self.unchecked.insert(uri, Some(p.text_document.version));
+                    self.set_text(uri, text, Some(p.text_document.version));
                 }
             }
             DidCloseTextDocument::METHOD => {
@@ -319,8 +363,7 @@ impl Server<'_> {
                 {
                     let uri = p.text_document.uri;
                     self.documents.remove(&uri);
-                    self.unchecked.remove(&uri);
-                    self.declared.borrow_mut().remove(&uri);
+                    self.unchecked.retain(|u| *u != uri);
                     self.send_diagnostics(uri, Vec::new(), None)?;
                 }
             }
@@ -329,21 +372,66 @@ impl Server<'_> {
         Ok(())
     }
 
-    /// Checks every document changed since it was last checked and publishes its diagnostics.
-    fn publish_unchecked(&mut self) -> Result<(), ServeError> {
-        for (uri, version) in std::mem::take(&mut self.unchecked) {
-            self.publish(&uri, version)?;
-        }
-        Ok(())
+    /// The text of an open document.
+    fn text(&self, uri: &Uri) -> Option<&String> {
+        self.documents.get(uri).map(|d| &d.text)
     }
 
-    /// Checks a document and publishes its diagnostics.
-    fn publish(&self, uri: &Uri, version: Option<i32>) -> Result<(), ServeError> {
-        let Some(text) = self.documents.get(uri) else {
+    /// A document's new text (opened or changed): it gets a new number and waits to be checked.
+    fn set_text(&mut self, uri: Uri, text: String, version: Option<i32>) {
+        self.edits += 1;
+        let edit = self.edits;
+        let model = self
+            .documents
+            .remove(&uri)
+            .map(|d| d.model)
+            .unwrap_or_default();
+        self.documents.insert(
+            uri.clone(),
+            Document {
+                text,
+                version,
+                edit,
+                model,
+            },
+        );
+        if !self.unchecked.contains(&uri) {
+            self.unchecked.push(uri);
+        }
+    }
+
+    /// Sends every document changed since it was last sent to the checker.
+    fn check_unchecked(&mut self) {
+        for uri in std::mem::take(&mut self.unchecked) {
+            if let Some(d) = self.documents.get(&uri) {
+                let job = checker::Job {
+                    uri,
+                    edit: d.edit,
+                    version: d.version,
+                    text: d.text.clone(),
+                };
+                // The checker only stops when the server does.
+                let _ = self.jobs.send(job);
+            }
+        }
+    }
+
+    /// A check is done: its model is kept if it is the newest that parsed, its diagnostics
+    /// published if they are of the document's latest text (else a newer check is coming).
+    fn checked(&mut self, checked: checker::Checked) -> Result<(), ServeError> {
+        let Some(document) = self.documents.get_mut(&checked.uri) else {
             return Ok(());
         };
-        let found = diagnostics::diagnose(uri, text);
-        self.send_diagnostics(uri.clone(), found, version)
+        if let Some(model) = checked.model {
+            let mut kept = document.model.borrow_mut();
+            if kept.as_ref().is_none_or(|(edit, _)| *edit < checked.edit) {
+                *kept = Some((checked.edit, model));
+            }
+        }
+        if checked.edit != document.edit {
+            return Ok(());
+        }
+        self.send_diagnostics(checked.uri, checked.diagnostics, checked.version)
     }
 
     fn send_diagnostics(
@@ -366,7 +454,7 @@ impl Server<'_> {
     /// The whole document in the canonical layout: one edit, none if it is already formatted
     /// or does not parse.
     fn format(&self, uri: &Uri) -> Result<Option<Vec<TextEdit>>, String> {
-        let Some(text) = self.documents.get(uri) else {
+        let Some(text) = self.text(uri) else {
             return Ok(None);
         };
         match format_source(text) {
@@ -381,7 +469,7 @@ impl Server<'_> {
     }
 
     fn symbols(&self, uri: &Uri) -> Option<DocumentSymbolResponse> {
-        let text = self.documents.get(uri)?;
+        let text = self.text(uri)?;
         let file = syntax::parse(text).ok()?;
         Some(DocumentSymbolResponse::Nested(symbols::document_symbols(
             text, &file,
@@ -393,7 +481,7 @@ impl Server<'_> {
         uri: &Uri,
         at: lsp_types::Position,
     ) -> Option<lsp_types::GotoDefinitionResponse> {
-        let text = self.documents.get(uri)?;
+        let text = self.text(uri)?;
         let target = analysis::Analysis::new(text).target(position::offset(text, at))?;
         let declared = target.declared?;
         let range = position::range(text, declared.start as usize, declared.end as usize);
@@ -402,36 +490,51 @@ impl Server<'_> {
         ))
     }
 
-    /// Completion at a position; while the text does not parse, the names it declared when it
-    /// last did.
+    /// Completion at a position; while the text does not parse, the names of the last text
+    /// that did.
     fn complete(
         &self,
         uri: &Uri,
         at: lsp_types::Position,
     ) -> Option<lsp_types::CompletionResponse> {
-        let text = self.documents.get(uri)?;
+        let document = self.documents.get(uri)?;
+        let text = &document.text;
         let analysis = analysis::Analysis::new(text);
-        let declared = if analysis.file.is_some() {
-            let declared = complete::declared(&analysis);
-            self.declared
-                .borrow_mut()
-                .insert(uri.clone(), declared.clone());
-            declared
+        let model = if analysis.file.is_some() {
+            let fresh = complete::Model::of(&analysis);
+            *document.model.borrow_mut() = Some((document.edit, fresh.clone()));
+            fresh
         } else {
-            self.declared.borrow().get(uri).cloned().unwrap_or_default()
+            let kept = document.model.borrow();
+            kept.as_ref().map(|(_, m)| m.clone()).unwrap_or_default()
         };
-        let items = complete::complete(&analysis, position::offset(text, at), declared);
+        let items = complete::complete(&analysis, position::offset(text, at), &model);
         Some(lsp_types::CompletionResponse::Array(items))
     }
 
-    /// Hovering a declared name shows its declaration; a keyword or built-in, what the
-    /// language reference says about it (even while the text does not parse).
+    /// Hovering a declared name shows its declaration; a variable, the line that binds it; a
+    /// keyword or built-in, what the language reference says about it (even while the text
+    /// does not parse). A word spelt like a contextual keyword is the name where the syntax tree
+    /// has a name, the keyword elsewhere.
     fn hover(&self, uri: &Uri, at: lsp_types::Position) -> Option<lsp_types::Hover> {
-        let text = self.documents.get(uri)?;
-        let declared = syntax::parse(text)
-            .ok()
-            .and_then(|file| symbols::hover(text, &file, at));
-        declared.or_else(|| reference::hover(text, position::offset(text, at)))
+        let text = self.text(uri)?;
+        let offset = position::offset(text, at);
+        let analysis = analysis::Analysis::new(text);
+        let Some(file) = &analysis.file else {
+            return reference::hover(text, offset);
+        };
+        match analysis.target(offset) {
+            None => reference::explain(text, offset),
+            Some(target) => symbols::hover(text, file, at).or_else(|| {
+                let declared = target.declared?;
+                Some(symbols::hover_line(
+                    text,
+                    "variable",
+                    &target.name,
+                    declared,
+                ))
+            }),
+        }
     }
 }
 
@@ -571,5 +674,95 @@ mod tests {
             _ => None,
         }));
         assert_eq!(published, [json!(20)]);
+    }
+
+    /// A request arriving while a check runs is answered at once, from the latest text; a
+    /// change made while a check runs supersedes it: its diagnostics are dropped and only those
+    /// of the latest text are published. The check here waits for the test to let it finish, so
+    /// nothing depends on timing.
+    #[test]
+    fn answers_never_wait_for_a_stale_check() {
+        use lsp_server::{Connection, Message, Notification, Request, RequestId};
+        use serde_json::json;
+        use std::time::Duration;
+
+        let (server, client) = Connection::memory();
+        let (started, checks) = crossbeam_channel::unbounded::<String>();
+        let (release, gate) = crossbeam_channel::unbounded::<()>();
+        let check: super::checker::Check =
+            std::sync::Arc::new(move |_: &lsp_types::Uri, text: &str| {
+                let _ = started.send(text.to_string());
+                let _ = gate.recv();
+                vec![lsp_types::Diagnostic {
+                    message: format!("checked {} bytes", text.len()),
+                    ..lsp_types::Diagnostic::default()
+                }]
+            });
+        let running = std::thread::spawn(move || super::serve_with(&server, check));
+        let wait = || client.receiver.recv_timeout(Duration::from_secs(30)).ok();
+        let send = |m: Message| assert!(client.sender.send(m).is_ok());
+        let request = |id: i32, method: &str, params: serde_json::Value| {
+            Message::from(Request::new(RequestId::from(id), method.into(), params))
+        };
+        let notify = |method: &str, params: serde_json::Value| {
+            Message::from(Notification::new(method.into(), params))
+        };
+        send(request(1, "initialize", json!({"capabilities": {}})));
+        assert!(matches!(wait(), Some(Message::Response(r)) if r.error.is_none()));
+        send(notify("initialized", json!({})));
+        let uri = "file:///x.game";
+        let old = "game \"x\"\nplayers A, B\nturn { win nobody }\n";
+        let new = "game \"x\"\nplayers A, B\nturn { win A }\n";
+        send(notify(
+            "textDocument/didOpen",
+            json!({"textDocument":
+            {"uri": uri, "languageId": "rulestone", "version": 1, "text": old}}),
+        ));
+        // The first check has started and waits.
+        assert_eq!(
+            checks.recv_timeout(Duration::from_secs(30)).ok().as_deref(),
+            Some(old)
+        );
+        send(notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"text": new}]}),
+        ));
+        let at = json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 12}});
+        send(request(2, "textDocument/hover", at.clone()));
+        send(request(3, "textDocument/completion", at));
+        // Both are answered while the stale check still runs, from the new text (`A` is a
+        // player where the old text had the built-in `nobody`).
+        let Some(Message::Response(hover)) = wait() else {
+            panic!("no answer to the hover");
+        };
+        assert_eq!(hover.id, RequestId::from(2));
+        let shown = hover.result.unwrap_or_default().to_string();
+        assert!(shown.contains("player `A`"), "{shown}");
+        assert!(matches!(wait(), Some(Message::Response(r)) if r.id == RequestId::from(3)));
+        // The stale check ends; then the new text is checked, and only its result published.
+        assert!(release.send(()).is_ok());
+        assert_eq!(
+            checks.recv_timeout(Duration::from_secs(30)).ok().as_deref(),
+            Some(new)
+        );
+        assert!(release.send(()).is_ok());
+        let Some(Message::Notification(published)) = wait() else {
+            panic!("no diagnostics published");
+        };
+        assert_eq!(published.params["version"], json!(2));
+        let message = format!("checked {} bytes", new.len());
+        assert_eq!(
+            published.params["diagnostics"][0]["message"],
+            json!(message)
+        );
+        send(request(4, "shutdown", json!(null)));
+        assert!(matches!(wait(), Some(Message::Response(r)) if r.id == RequestId::from(4)));
+        send(notify("exit", json!(null)));
+        assert!(matches!(running.join(), Ok(Ok(()))));
+        assert!(
+            client.receiver.try_recv().is_err(),
+            "nothing more was published"
+        );
     }
 }

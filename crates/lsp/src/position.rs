@@ -3,6 +3,90 @@
 
 use lsp_types::{Position, Range};
 
+/// Where each line of a text starts, found once so that many positions cost a binary search and
+/// a walk along one line each rather than a walk from the start of the text: answers that
+/// convert a position per token or per declaration stay linear in the size of the file.
+#[derive(Clone, Debug)]
+pub struct LineIndex<'a> {
+    source: &'a str,
+    /// The byte offset of each line's start; the first is 0.
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    #[must_use]
+    pub fn new(source: &'a str) -> LineIndex<'a> {
+        let starts = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { source, starts }
+    }
+
+    /// The text indexed.
+    #[must_use]
+    pub fn source(&self) -> &'a str {
+        self.source
+    }
+
+    /// The same as [`position`], in time proportional to the length of the offset's line.
+    #[must_use]
+    pub fn position(&self, offset: usize) -> Position {
+        let source = self.source;
+        let mut offset = offset.min(source.len());
+        while !source.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
+        let line_start = self.starts.get(line).copied().unwrap_or(0);
+        let character: usize = source[line_start..offset]
+            .chars()
+            .map(char::len_utf16)
+            .sum();
+        Position {
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            character: u32::try_from(character).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// The same as [`range`].
+    #[must_use]
+    pub fn range(&self, start: usize, end: usize) -> Range {
+        Range {
+            start: self.position(start),
+            end: self.position(end.max(start)),
+        }
+    }
+
+    /// The same as [`offset`], in time proportional to the length of the position's line.
+    #[must_use]
+    pub fn offset(&self, position: Position) -> usize {
+        let source = self.source;
+        let Some(&line_start) = self.starts.get(position.line as usize) else {
+            return source.len();
+        };
+        let line_end = self
+            .starts
+            .get(position.line as usize + 1)
+            .map_or(source.len(), |next| next - 1);
+        column_offset(source, line_start, line_end, position.character)
+    }
+}
+
+/// The byte offset of a column (in UTF-16 units) of the line `[line_start, line_end)`.
+fn column_offset(source: &str, line_start: usize, line_end: usize, character: u32) -> usize {
+    let mut units = 0usize;
+    for (i, ch) in source[line_start..line_end].char_indices() {
+        units += ch.len_utf16();
+        if units > character as usize {
+            return line_start + i;
+        }
+    }
+    line_end
+}
+
 /// The LSP position of a byte offset. An offset past the end is the end; an offset inside a
 /// multi-byte character is the start of that character.
 #[must_use]
@@ -45,20 +129,30 @@ pub fn offset(source: &str, position: Position) -> usize {
     let line_end = source[line_start..]
         .find('\n')
         .map_or(source.len(), |i| line_start + i);
-    let mut units = 0usize;
-    for (i, ch) in source[line_start..line_end].char_indices() {
-        units += ch.len_utf16();
-        if units > position.character as usize {
-            return line_start + i;
-        }
-    }
-    line_end
+    column_offset(source, line_start, line_end, position.character)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{offset, position, range};
+    use super::{offset, position, range, LineIndex};
     use lsp_types::Position;
+
+    /// The index gives what the walks from the start give, at every offset and position.
+    #[test]
+    fn the_line_index_agrees_with_the_walks() {
+        for s in ["", "ab\ncd\n", "// é🎲x\nname\n\n\u{1F3B2}é", "\n\n"] {
+            let index = LineIndex::new(s);
+            for at in 0..=s.len() + 2 {
+                assert_eq!(index.position(at), position(s, at), "{s:?} at {at}");
+            }
+            for line in 0..5 {
+                for character in 0..9 {
+                    let p = pos(line, character);
+                    assert_eq!(index.offset(p), offset(s, p), "{s:?} at {p:?}");
+                }
+            }
+        }
+    }
 
     fn pos(line: u32, character: u32) -> Position {
         Position { line, character }

@@ -88,10 +88,22 @@ pub fn title(word: &str) -> String {
 pub fn hover(source: &str, at: usize) -> Option<Hover> {
     let found = tokens::scan(source);
     let token = tokens::word_at(&found, at)?;
-    let word = token.text(source);
-    if binds(source, &found, word) {
+    if binds(source, &found, token.text(source)) {
         return None;
     }
+    explain_token(source, token)
+}
+
+/// What the reference says about the keyword or built-in at a byte offset, where the syntax
+/// tree says the word is no name.
+#[must_use]
+pub fn explain(source: &str, at: usize) -> Option<Hover> {
+    let found = tokens::scan(source);
+    explain_token(source, tokens::word_at(&found, at)?)
+}
+
+fn explain_token(source: &str, token: Token) -> Option<Hover> {
+    let word = token.text(source);
     let entry = entry(word)?;
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {

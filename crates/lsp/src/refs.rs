@@ -14,7 +14,7 @@ use lsp_types::{Location, Position, PrepareRenameResponse, TextEdit, Uri, Worksp
 use rulestone_syntax::keywords;
 
 use super::analysis::{is_builtin, Analysis};
-use super::position::{offset, range};
+use super::position::{offset, range, LineIndex};
 
 /// Every occurrence of the name at a position, with or without its declaration.
 #[must_use]
@@ -27,11 +27,12 @@ pub fn references(
     let analysis = Analysis::new(source);
     let target = analysis.target(offset(source, at))?;
     let spans = analysis.occurrences(&target);
+    let index = LineIndex::new(source);
     Some(
         spans
             .into_iter()
             .filter(|s| include_declaration || Some(*s) != target.declared)
-            .map(|s| Location::new(uri.clone(), range(source, s.start as usize, s.end as usize)))
+            .map(|s| Location::new(uri.clone(), index.range(s.start as usize, s.end as usize)))
             .collect(),
     )
 }
@@ -78,15 +79,24 @@ pub fn rename(
         ));
     }
     let spans = analysis.occurrences(&target);
-    let mut renamed = source.to_string();
-    for s in spans.iter().rev() {
-        renamed.replace_range(s.start as usize..s.end as usize, new_name);
+    // The renamed text in one pass (spans are sorted and do not overlap).
+    let mut renamed = String::with_capacity(source.len());
+    let mut copied = 0;
+    for s in &spans {
+        let Some(before) = source.get(copied..s.start as usize) else {
+            continue;
+        };
+        renamed.push_str(before);
+        renamed.push_str(new_name);
+        copied = s.end as usize;
     }
+    renamed.push_str(&source[copied..]);
     still_as_good(source, &renamed)?;
+    let index = LineIndex::new(source);
     let edits = spans
         .iter()
         .map(|s| TextEdit {
-            range: range(source, s.start as usize, s.end as usize),
+            range: index.range(s.start as usize, s.end as usize),
             new_text: new_name.to_string(),
         })
         .collect();

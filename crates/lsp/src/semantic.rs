@@ -10,10 +10,10 @@ use lsp_types::{
 
 use rulestone_check::builtins;
 use rulestone_check::model::DeclKind;
-use rulestone_syntax::{keywords, Span};
+use rulestone_syntax::Span;
 
-use super::analysis::Analysis;
-use super::position::position;
+use super::analysis::{is_builtin, Analysis};
+use super::position::LineIndex;
 use super::tokens::{Kind, Token};
 
 /// The token types, in the order their indices refer to.
@@ -85,24 +85,25 @@ fn classify_word(a: &Analysis, t: &Token) -> Option<(SemanticTokenType, u32)> {
         let id = a.names.lookup(word)?;
         // A name spelt like a contextual keyword: only its declaration and resolved uses.
         let decl = a.names.decls.get(id)?;
-        (!keywords::is_keyword(word) || decl.span == span).then_some(id)
+        (a.is_name_here(t) || decl.span == span).then_some(id)
     });
     if let Some(d) = global.and_then(|id| a.names.decls.get(id)) {
         let declaration = if d.span == span { DECLARATION } else { 0 };
         return Some((type_of(d.kind), declaration));
     }
-    if let Some(d) = a.declared(word) {
+    if let Some(d) = a.declared(word).filter(|_| a.is_name_here(t)) {
         let declaration = if d.name_span == span { DECLARATION } else { 0 };
         return Some((SemanticTokenType::PROPERTY, declaration));
     }
     let called = a.source[t.end..].trim_start().starts_with('(');
-    if called && builtins::function(word).is_some() {
+    let builtin = is_builtin(word);
+    if builtin && called && builtins::function(word).is_some() {
         return Some((SemanticTokenType::FUNCTION, DEFAULT_LIBRARY));
     }
-    if keywords::is_keyword(word) {
+    if !a.is_name_here(t) {
         return Some((SemanticTokenType::KEYWORD, 0));
     }
-    if builtins::value(word).is_some() {
+    if builtin && builtins::value(word).is_some() {
         return Some((SemanticTokenType::VARIABLE, DEFAULT_LIBRARY));
     }
     if a.names.cell_named_at(span).is_some() || word.starts_with(|c: char| c.is_ascii_digit()) {
@@ -116,6 +117,7 @@ fn classify_word(a: &Analysis, t: &Token) -> Option<(SemanticTokenType, u32)> {
 pub fn tokens(a: &Analysis) -> SemanticTokens {
     let mut data = Vec::new();
     let (mut line, mut column) = (0u32, 0u32);
+    let lines = LineIndex::new(a.source);
     for t in &a.tokens {
         let class = match t.kind {
             Kind::Word => classify_word(a, t),
@@ -126,8 +128,8 @@ pub fn tokens(a: &Analysis) -> SemanticTokens {
         let Some((ty, modifiers)) = class else {
             continue;
         };
-        let start = position(a.source, t.start);
-        let end = position(a.source, t.end);
+        let start = lines.position(t.start);
+        let end = lines.position(t.end);
         let length = if end.line == start.line {
             end.character.saturating_sub(start.character)
         } else {

@@ -8,7 +8,7 @@ use lsp_types::{
 use rulestone_syntax::ast::{File, ItemKind, Span, TableItem};
 use rulestone_syntax::Ident;
 
-use super::position::{offset, range};
+use super::position::{offset, LineIndex};
 
 /// One declaration: a name (or a keyword for an unnamed item such as `turn`), what it is, the
 /// whole item and the name, and the names declared inside it.
@@ -191,15 +191,16 @@ fn table_decl(item: &TableItem, span: Span) -> Decl {
 /// The outline of a file: its declarations as LSP document symbols.
 #[must_use]
 pub fn document_symbols(source: &str, file: &File) -> Vec<DocumentSymbol> {
+    let index = LineIndex::new(source);
     declarations(file)
         .iter()
-        .map(|d| symbol(source, d))
+        .map(|d| symbol(&index, d))
         .collect()
 }
 
-fn symbol(source: &str, d: &Decl) -> DocumentSymbol {
+fn symbol(index: &LineIndex, d: &Decl) -> DocumentSymbol {
     let whole = d.span.merge(d.name_span);
-    let children: Vec<DocumentSymbol> = d.children.iter().map(|c| symbol(source, c)).collect();
+    let children: Vec<DocumentSymbol> = d.children.iter().map(|c| symbol(index, c)).collect();
     #[allow(deprecated)] // `deprecated` is a required field of the struct, though deprecated.
     DocumentSymbol {
         name: d.name.clone(),
@@ -207,8 +208,8 @@ fn symbol(source: &str, d: &Decl) -> DocumentSymbol {
         kind: d.kind,
         tags: None,
         deprecated: None,
-        range: range(source, whole.start as usize, whole.end as usize),
-        selection_range: range(source, d.name_span.start as usize, d.name_span.end as usize),
+        range: index.range(whole.start as usize, whole.end as usize),
+        selection_range: index.range(d.name_span.start as usize, d.name_span.end as usize),
         children: if children.is_empty() {
             None
         } else {
@@ -259,19 +260,29 @@ pub fn declaration_at(source: &str, file: &File, at: Position) -> Option<Decl> {
 #[must_use]
 pub fn hover(source: &str, file: &File, at: Position) -> Option<Hover> {
     let d = declaration_at(source, file, at)?;
-    let start = d.name_span.start as usize;
-    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = source[start..]
-        .find('\n')
+    Some(hover_line(source, d.detail, &d.name, d.name_span))
+}
+
+/// The hover of a name declared at `declared`: what it is and the line that declares it.
+#[must_use]
+pub fn hover_line(source: &str, what: &str, name: &str, declared: Span) -> Hover {
+    let start = (declared.start as usize).min(source.len());
+    let line_start = source
+        .get(..start)
+        .and_then(|s| s.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let line_end = source
+        .get(start..)
+        .and_then(|s| s.find('\n'))
         .map_or(source.len(), |i| start + i);
-    let line = source[line_start..line_end].trim();
-    Some(Hover {
+    let line = source.get(line_start..line_end).unwrap_or("").trim();
+    Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            value: format!("{} `{}`\n\n```\n{line}\n```", d.detail, d.name),
+            value: format!("{what} `{name}`\n\n```\n{line}\n```"),
         }),
         range: None,
-    })
+    }
 }
 
 #[cfg(test)]

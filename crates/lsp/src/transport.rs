@@ -302,4 +302,70 @@ mod tests {
         assert_eq!(methods, ["initialized"]);
         assert_eq!(codes, [i64::from(INVALID_REQUEST)]);
     }
+
+    /// One self-contained piece of input: a good frame (`true`) or a bad one (`false`).
+    fn unit() -> impl proptest::strategy::Strategy<Value = (Vec<u8>, bool)> {
+        use proptest::prelude::*;
+        let body = prop::collection::vec(any::<u8>(), 0..40);
+        prop_oneof![
+            "[a-z]{1,12}"
+                .prop_filter("not exit", |m| m != "exit")
+                .prop_map(|m| {
+                    let body = format!(r#"{{"jsonrpc":"2.0","method":"{m}","params":{{}}}}"#);
+                    (frame(&body).into_bytes(), true)
+                }),
+            body.clone().prop_map(|mut b| {
+                // Not JSON: it starts with a byte no JSON starts with.
+                b.insert(0, b'#');
+                let mut f = format!("Content-Length: {}\r\n\r\n", b.len()).into_bytes();
+                f.extend(b);
+                (f, false)
+            }),
+            "[A-Za-z-]{1,20}: [ -~]{0,30}"
+                .prop_map(|h| (format!("{h}\r\n\r\n").into_bytes(), false))
+                .prop_filter("not a length", |(h, _)| !h
+                    .to_ascii_lowercase()
+                    .starts_with(b"content-length")),
+            "[ -~]{0,12}"
+                .prop_map(|v| (format!("Content-Length: x{v}\r\n\r\n").into_bytes(), false)),
+            (9_000usize..10_000)
+                .prop_map(|n| (format!("X: {}\r\n\r\n", "a".repeat(n)).into_bytes(), false)),
+        ]
+    }
+
+    /// The messages passed on and the number of errors answered, for bytes.
+    fn read_bytes(input: &[u8]) -> (usize, usize) {
+        let (incoming, received) = crossbeam_channel::unbounded();
+        let mut errors = 0;
+        let mut reader = io::BufReader::new(input);
+        let read = read_frames(&mut reader, &incoming, &mut |_, _| {
+            errors += 1;
+            Ok(())
+        });
+        assert!(read.is_ok());
+        (received.try_iter().count(), errors)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+
+        /// Good and bad frames in any order: every good one is passed on, every bad one
+        /// answered, and reading goes on to the end.
+        #[test]
+        fn any_mix_of_frames_is_read_to_the_end(units in proptest::collection::vec(unit(), 0..10)) {
+            let good = units.iter().filter(|(_, ok)| *ok).count();
+            let bad = units.len() - good;
+            let input: Vec<u8> = units.into_iter().flat_map(|(bytes, _)| bytes).collect();
+            proptest::prop_assert_eq!(read_bytes(&input), (good, bad));
+        }
+
+        /// Any bytes at all: the reader ends without a panic.
+        #[test]
+        fn any_bytes_end_the_reader(input in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400)) {
+            let mut framed = b"Content-Length: 5\r\n\r\n".to_vec();
+            framed.extend(&input);
+            let _ = read_bytes(&input);
+            let _ = read_bytes(&framed);
+        }
+    }
 }

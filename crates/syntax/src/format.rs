@@ -337,6 +337,13 @@ fn gap<'a>(source: &'a str, from: usize, to: usize, breaks: &mut usize, out: &mu
 fn inline_blocks(elems: &[Elem<'_>], containers: &[Container]) -> Vec<bool> {
     let mut opened = vec![None; containers.len()];
     let mut inline = vec![false; containers.len()];
+    // How many elements before each index start a line: a block is on one line when none of
+    // its elements does, found without walking the block again at its end.
+    let mut broken = Vec::with_capacity(elems.len() + 1);
+    broken.push(0_usize);
+    for e in elems {
+        broken.push(broken.last().copied().unwrap_or(0) + usize::from(e.breaks > 0));
+    }
     for (i, e) in elems.iter().enumerate() {
         if let Kind::Token(leaf) = e.kind {
             if let Some(id) = leaf.open {
@@ -344,7 +351,7 @@ fn inline_blocks(elems: &[Elem<'_>], containers: &[Container]) -> Vec<bool> {
             }
             if let Some(id) = leaf.close {
                 if let Some(open) = opened[id] {
-                    let one_line = elems[open + 1..=i].iter().all(|e| e.breaks == 0);
+                    let one_line = broken[i + 1] == broken[open + 1];
                     let c = containers[id];
                     inline[id] = one_line && (c.members <= 1 || !c.statements);
                 }
@@ -356,6 +363,7 @@ fn inline_blocks(elems: &[Elem<'_>], containers: &[Container]) -> Vec<bool> {
 
 fn layout(elems: &[Elem<'_>], containers: &[Container]) -> String {
     let inline = inline_blocks(elems, containers);
+    let next = next_tokens(elems);
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     // Per line: a whole declaration of a kind aligned in columns (`card`).
@@ -374,7 +382,7 @@ fn layout(elems: &[Elem<'_>], containers: &[Container]) -> String {
         let (brk, indent) = match e.kind {
             Kind::Comment => {
                 let brk = !first && (e.breaks > 0 || after_comment);
-                (brk, comment_indent(elems, i, &open, &inline))
+                (brk, comment_indent(next[i], &open, &inline))
             }
             Kind::Token(leaf) => {
                 let closes_spread = leaf.close.is_some_and(|id| !inline[id]);
@@ -500,19 +508,25 @@ fn token_indent(leaf: &Leaf, depth: usize) -> usize {
     }
 }
 
-/// The first token after element `at`.
-fn next_token(elems: &[Elem<'_>], at: usize) -> Option<Leaf> {
-    elems[at + 1..].iter().find_map(|e| match e.kind {
-        Kind::Token(leaf) => Some(leaf),
-        Kind::Comment => None,
-    })
+/// For each element, the first token after it: one pass from the end, so that a run of
+/// thousands of comments costs no more than its length.
+fn next_tokens(elems: &[Elem<'_>]) -> Vec<Option<Leaf>> {
+    let mut next = vec![None; elems.len()];
+    let mut after = None;
+    for (i, e) in elems.iter().enumerate().rev() {
+        next[i] = after;
+        if let Kind::Token(leaf) = e.kind {
+            after = Some(leaf);
+        }
+    }
+    next
 }
 
 /// A comment on its own line is indented like the line of the next token (inside the block when
 /// that token closes it).
-fn comment_indent(elems: &[Elem<'_>], at: usize, open: &[bool], inline: &[bool]) -> usize {
+fn comment_indent(next: Option<Leaf>, open: &[bool], inline: &[bool]) -> usize {
     let depth = open.len();
-    match next_token(elems, at) {
+    match next {
         None => depth * INDENT,
         Some(leaf) if leaf.close.is_some_and(|id| !inline[id]) => depth * INDENT,
         Some(leaf) if leaf.open.is_some() => (depth + 1) * INDENT,
