@@ -1022,24 +1022,34 @@ mod p0 {
     #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(v[1]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap5(e, v, pos, r);
     }
     #[inline(always)]
     fn ap5(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(11u16), usize::from(v[0]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap18(e, v, pos, r);
     }
@@ -4137,12 +4147,17 @@ mod p1 {
     #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(v[1]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap5(e, v, pos, r);
     }
@@ -19332,12 +19347,17 @@ mod p11 {
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(v[1]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap4(e, v, pos, r);
     }
@@ -23742,11 +23762,15 @@ mod p14 {
     fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let (from, to) = (usize::from(v[0]), usize::from(v[1]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         at6(e, v, &pos, m, g);
     }
@@ -23822,12 +23846,17 @@ mod p14 {
     #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(v[1]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap6(e, v, pos, r);
     }
@@ -25129,12 +25158,17 @@ mod p15 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(21u16));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap4(e, v, pos, r);
     }
@@ -28901,12 +28935,17 @@ mod p18 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[1]), usize::from(v[2]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap79(e, v, pos, r);
     }
@@ -32973,11 +33012,15 @@ mod p19 {
     fn at20(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let (from, to) = (usize::from(v[1]), usize::from(v[2]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            pos.set_cell::<true>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                pos.set_cell::<true>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                pos.set_cell::<true>(e.zobrist(), c, piece);
+            }
         }
         at27(e, v, &pos, m, g);
     }
@@ -33189,12 +33232,17 @@ mod p19 {
     #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[1]), usize::from(v[2]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap27(e, v, pos, r);
     }
@@ -34457,12 +34505,17 @@ mod p20 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(v[3]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap11(e, v, pos, r);
     }
@@ -42949,12 +43002,17 @@ mod p25 {
     #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[2]), usize::from(v[0]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap33(e, v, pos, r);
     }
@@ -46797,11 +46855,15 @@ mod p27 {
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let (from, to) = (usize::from(v[1]), usize::from(v[2]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         at19(e, v, &pos, m, g);
     }
@@ -46849,11 +46911,15 @@ mod p27 {
     ) {
         let mut pos = *pos;
         let (from, to) = (usize::from(v[3]), usize::from(v[4]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         at16(e, v, &pos, m, g);
     }
@@ -47062,12 +47128,17 @@ mod p27 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[1]), usize::from(v[2]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap10(e, v, pos, r);
     }
@@ -47094,12 +47165,17 @@ mod p27 {
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[3]), usize::from(v[4]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap16(e, v, pos, r);
     }
@@ -48322,12 +48398,17 @@ mod p28 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(v[1]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap15(e, v, pos, r);
     }
@@ -59721,12 +59802,17 @@ mod p38 {
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(v[3]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap13(e, v, pos, r);
     }
@@ -62030,12 +62116,17 @@ mod p40 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[1]), usize::from(v[2]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap11(e, v, pos, r);
     }
@@ -66353,12 +66444,17 @@ mod p42 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(v[1]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap8(e, v, pos, r);
     }
@@ -67209,12 +67305,17 @@ mod p43 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(v[1]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap6(e, v, pos, r);
     }
@@ -69203,12 +69304,17 @@ mod p44 {
     #[inline(always)]
     fn ap76<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[1]), usize::from(v[2]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap78(e, v, pos, r);
     }
@@ -72013,12 +72119,17 @@ mod p45 {
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let (from, to) = (usize::from(v[0]), usize::from(v[1]));
-        for (c, piece) in ops::move_changes(from, to, pos.code(from))
-            .into_iter()
-            .flatten()
-        {
-            e.rt_set_cell(c, piece);
-            pos.set_cell::<false>(e.zobrist(), c, piece);
+        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+            {
+                let (c, piece) = lift;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
+            {
+                let (c, piece) = drop;
+                e.rt_set_cell(c, piece);
+                pos.set_cell::<false>(e.zobrist(), c, piece);
+            }
         }
         ap12(e, v, pos, r);
     }

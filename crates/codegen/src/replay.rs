@@ -277,8 +277,10 @@ impl Emitter<'_> {
                 let (put, next) = (both(&c, &piece), next());
                 quote! {
                     let (from, to) = (usize::from(#f), usize::from(#t));
-                    for (c, piece) in ops::move_changes(from, to, pos.code(from)).into_iter().flatten() {
-                        #put
+                    // Unrolled, so the compiler folds the lift's constant empty code into its write.
+                    if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+                        { let (c, piece) = lift; #put }
+                        { let (c, piece) = drop; #put }
                     }
                     #next;
                 }

@@ -881,8 +881,10 @@ impl Emitter<'_> {
                     let put = ch.cell(&quote!(c), &quote!(piece));
                     quote! {
                         let (from, to) = (usize::from(#from), usize::from(#to));
-                        for (c, piece) in ops::move_changes(from, to, pos.code(from)).into_iter().flatten() {
-                            #put
+                        // Unrolled, so the compiler folds the lift's constant empty code into its write.
+                        if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
+                            { let (c, piece) = lift; #put }
+                            { let (c, piece) = drop; #put }
                         }
                     }
                 })
