@@ -383,7 +383,8 @@ const WIDE_LOOPS: [&str; 3] = [
     "tests/ui/runtime/E1008-nested-rounds.game",
 ];
 
-/// The runaway fixtures' generated code, for the compiled backend's side of the step limit.
+/// The runaway fixtures' generated code (with the corpus of generated loop programs that
+/// `tests/loops.rs` runs), for the compiled backend's side of the step limit.
 #[rustfmt::skip]
 #[path = "compiled/runaway.rs"]
 mod runaway;
@@ -391,10 +392,19 @@ mod runaway;
 /// Where the runaway fixtures' code is generated, and the command that regenerates it.
 const RUNAWAY_GENERATED: &str = "tests/compiled/runaway.rs";
 const RUNAWAY_REGENERATE: &str =
-    "cargo run --release -- compile tests/ui/runtime/E1008-*.game --module tests/compiled/runaway.rs";
+    "cargo run --release -- compile tests/loops/*.game tests/ui/runtime/E1008-*.game --module tests/compiled/runaway.rs";
 
+/// Every program of the generated module: the loop corpus, then the runaway fixtures.
 fn runaway_units() -> Vec<(String, rulestone::ir::Program)> {
-    // In the order the regenerating command's glob lists them.
+    // In the order the regenerating command's globs list them.
+    let mut paths: Vec<_> = WIDE_LOOPS.iter().map(|p| common::root().join(p)).collect();
+    common::files(&common::root().join("tests/loops"), "game", &mut paths);
+    paths.sort();
+    common::variants(&paths)
+}
+
+/// The runaway fixtures' programs alone.
+fn wide_loop_units() -> Vec<(String, rulestone::ir::Program)> {
     let mut paths: Vec<_> = WIDE_LOOPS.iter().map(|p| common::root().join(p)).collect();
     paths.sort();
     common::variants(&paths)
@@ -414,7 +424,7 @@ fn runaway_generated_code_is_current() {
 fn wide_loops_stop_compiled_code_at_the_step_limit() {
     use rulestone::runtime::{BackendKind, Compiled};
     const COMPILED: Compiled = Compiled::new(&runaway::TURNS);
-    let units = runaway_units();
+    let units = wide_loop_units();
     assert_eq!(units.len(), WIDE_LOOPS.len());
     let run = move || {
         for (label, program) in &units {
