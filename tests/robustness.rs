@@ -620,3 +620,87 @@ fn a_notation_naming_two_moves_is_refused() {
     let same = rulestone::session::notation::same_notation(&legal).expect("two moves alike");
     assert_eq!((same.text.as_str(), same.count), ("b2", 2));
 }
+
+/// Hostile inputs of the kinds a review tried, gathered in one place: each ends with coded
+/// diagnostics (the expected code among them) or checks clean, and none runs on. The bound is
+/// the work each does, not a clock: the test finishing is the assertion.
+#[test]
+fn hostile_inputs_end_with_coded_diagnostics() {
+    let tictactoe =
+        std::fs::read_to_string(common::root().join("games/tictactoe.game")).expect("readable");
+    let connect4 =
+        std::fs::read_to_string(common::root().join("games/connect4.game")).expect("readable");
+    let million_comments = "// a comment line\n".repeat(1_000_000);
+    let nested_repeats = tictactoe_with_loop(
+        "    repeat 255..255 {\n        repeat 255..255 {\n            repeat 255..255 {\n                \
+         repeat 255..255 {\n                    require 1 == 1\n                }\n            }\n        }\n    }",
+    );
+    let huge_board = tictactoe.replace(
+        "cells x in 0..2, y in 0..2",
+        "cells x in 0..2147483646, y in 0..2147483646",
+    );
+    let huge_number = tictactoe.replace("cells x in 0..2", "cells x in 0..99999999999999999999");
+    let bom_and_cr = format!("\u{FEFF}{}", tictactoe.replace('\n', "\r"));
+    let set = |name: &str, value: &str| vec![(name.to_string(), value.to_string())];
+    let cases: Vec<(&str, String, Vec<(String, String)>, Option<&str>)> = vec![
+        (
+            "a million comment lines, then a game",
+            format!("{million_comments}{tictactoe}"),
+            vec![],
+            None,
+        ),
+        (
+            "a million comment lines alone",
+            million_comments.clone(),
+            vec![],
+            Some("E0501"),
+        ),
+        (
+            "four nested repeats of 255 rounds",
+            nested_repeats,
+            vec![],
+            Some("E1009"),
+        ),
+        ("a board of 2^62 cells", huge_board, vec![], Some("E0403")),
+        ("a number past 64 bits", huge_number, vec![], Some("E0002")),
+        (
+            "a byte-order mark and CR-only lines",
+            bom_and_cr,
+            vec![],
+            None,
+        ),
+        (
+            "an option value past 64 bits",
+            connect4.clone(),
+            set("width", "99999999999999999999"),
+            Some("E0304"),
+        ),
+        (
+            "a negative option value",
+            connect4.clone(),
+            set("width", "-4"),
+            Some("E0304"),
+        ),
+        (
+            "an option value that is no number",
+            connect4,
+            set("width", "1e400"),
+            Some("E0304"),
+        ),
+    ];
+    for (what, source, sets, expected) in cases {
+        let diags = rulestone::diagnose(&source, &sets);
+        let codes: Vec<String> = diags
+            .iter()
+            .map(|d| rulestone::diag::code_of(d.as_ref()).unwrap_or_else(|| d.to_string()))
+            .collect();
+        assert!(
+            codes.iter().all(|c| c.len() == 5 && c != "E0999"),
+            "{what}: every diagnostic has a code, none internal: {codes:?}"
+        );
+        match expected {
+            None => assert!(!rulestone::diag::has_errors(&diags), "{what}: {codes:?}"),
+            Some(code) => assert!(codes.iter().any(|c| c == code), "{what}: {codes:?}"),
+        }
+    }
+}
