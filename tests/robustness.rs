@@ -621,6 +621,15 @@ fn a_notation_naming_two_moves_is_refused() {
     assert_eq!((same.text.as_str(), same.count), ("b2", 2));
 }
 
+/// One hostile input: what it is, its text, its option settings and the code it must give
+/// (none: it checks clean).
+type HostileCase = (
+    &'static str,
+    String,
+    Vec<(String, String)>,
+    Option<&'static str>,
+);
+
 /// Hostile inputs of the kinds a review tried, gathered in one place: each ends with coded
 /// diagnostics (the expected code among them) or checks clean, and none runs on. The bound is
 /// the work each does, not a clock: the test finishing is the assertion.
@@ -642,7 +651,7 @@ fn hostile_inputs_end_with_coded_diagnostics() {
     let huge_number = tictactoe.replace("cells x in 0..2", "cells x in 0..99999999999999999999");
     let bom_and_cr = format!("\u{FEFF}{}", tictactoe.replace('\n', "\r"));
     let set = |name: &str, value: &str| vec![(name.to_string(), value.to_string())];
-    let cases: Vec<(&str, String, Vec<(String, String)>, Option<&str>)> = vec![
+    let cases: Vec<HostileCase> = vec![
         (
             "a million comment lines, then a game",
             format!("{million_comments}{tictactoe}"),

@@ -199,6 +199,10 @@ pub fn diagnose(source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
     diagnose_each(source, options, &mut |_, _, _| {})
 }
 
+/// What [`diagnose_each`] hands each program it lowers to: the parsed file, the option
+/// settings and the program.
+pub type EachProgram<'a> = dyn FnMut(&syntax::ast::File, &[(String, String)], &ir::Program) + 'a;
+
 /// [`diagnose`], handing `each` every board game program it lowers on the way (the given
 /// settings' program, then each extreme combination's that lowers), with the parsed file and
 /// the settings it was lowered for, so a caller can look further at what `check` built (e.g.
@@ -207,7 +211,7 @@ pub fn diagnose(source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
 pub fn diagnose_each(
     source: &str,
     options: &[(String, String)],
-    each: &mut dyn FnMut(&syntax::ast::File, &[(String, String)], &ir::Program),
+    each: &mut EachProgram<'_>,
 ) -> Vec<diag::Diag> {
     let file = match parse(source) {
         Ok(file) => file,
