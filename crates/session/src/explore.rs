@@ -299,3 +299,46 @@ fn warning(file: &File, sets: &[(String, String)], s: Sighting) -> Diag {
         span,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{diagnose_file, explore, Budget, FILE_MOVES, FILE_POSITIONS};
+
+    /// Two men that can both step onto one cell, in a game whose moves write only that cell.
+    const SAME: &str = "game \"g\"\nplayers W, B\nboard {\n    axes x, y\n    cells x in 0..2, y in 0..2\n    name \"{letter(x)}{y + 1}\"\n}\nrelation fwd = (-1, 1) | (1, 1)\npiece man\nsetup {\n    put man of W at {a1, c1}\n    put man of B at {a3}\n}\nturn {\n    pick from in own\n    pick to in step(fwd, from) & empty\n    remove from\n    put man at to\n    write \"{to}\"\n}\non no moves {\n    lose mover\n}\n";
+
+    fn program(source: &str) -> rulestone_ir::Program {
+        rulestone_lower::compile(source, &[]).expect("compiles")
+    }
+
+    #[test]
+    fn two_moves_written_alike_are_met_and_named() {
+        let found = explore(&program(SAME), &mut Budget::default(), &mut || false)
+            .expect("met in the start position");
+        assert!(found.line.is_empty());
+        assert_eq!((found.text.as_str(), found.count), ("b2", 2));
+        assert_eq!(found.changes, [vec!["a1", "b2"], vec!["b2", "c1"]]);
+        let codes: Vec<String> = diagnose_file("g.game", SAME, &[], &mut || false)
+            .iter()
+            .filter_map(|d| rulestone_diag::code_of(d.as_ref()))
+            .collect();
+        assert_eq!(codes, ["W0607"]);
+    }
+
+    #[test]
+    fn moves_written_apart_pass_within_the_budget() {
+        let apart = SAME.replace("write \"{to}\"", "write \"{from}-{to}\"");
+        let mut budget = Budget::default();
+        assert!(explore(&program(&apart), &mut budget, &mut || false).is_none());
+        assert!(budget.positions < FILE_POSITIONS && budget.moves < FILE_MOVES);
+        assert!(!budget.stopped);
+    }
+
+    #[test]
+    fn a_stop_ends_the_exploration_with_no_finding() {
+        let mut budget = Budget::default();
+        assert!(explore(&program(SAME), &mut budget, &mut || true).is_none());
+        assert!(budget.stopped);
+        assert_eq!(budget.positions, FILE_POSITIONS);
+    }
+}
