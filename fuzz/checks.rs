@@ -25,6 +25,10 @@ use rulestone::runtime::{BoardGame, Engine, Game, Move};
 #[path = "../tests/generator/mod.rs"]
 mod generator;
 
+/// The grammar of turn programs with nested loops, shared with `tests/loops.rs`.
+#[path = "../tests/loopgen/mod.rs"]
+mod loopgen;
+
 /// Random games are cut after this many plies.
 pub const MAX_PLIES: usize = 24;
 /// At most this many of a position's listed moves are checked (spread over the list).
@@ -787,4 +791,19 @@ pub fn generated(bytes: &[u8]) {
     };
     let text = generator::game_from(Box::new(source), seed);
     game_source(&text, &[], Bits::of(bytes));
+}
+
+/// Target `loops`: a turn program with nested `while`s, `repeat`s, `if`s and picks
+/// (`tests/loopgen/`), every choice of it taken from the fuzzer's bytes: `check` passes it or
+/// refuses it with codes, and one it passes lists its moves and plays within the step bound,
+/// with bounded memory, on the interpreter.
+pub fn loops(bytes: &[u8]) {
+    let seed = Bits::of(bytes).0;
+    let mut source = ByteSource {
+        bytes: bytes.to_vec(),
+        at: 0,
+        after: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
+    };
+    let stmts = loopgen::stmts(&mut source, loopgen::DEPTH);
+    loopgen::check_and_run(&loopgen::game(&stmts));
 }

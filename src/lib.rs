@@ -33,7 +33,10 @@ pub use rulestone_syntax as syntax;
 
 pub use rulestone_check::check;
 pub use rulestone_lower::{
-    build_parsed, compile, compile_parsed, compile_table_parsed, diagnose, diagnose_file, lower,
-    not_a_game_file, Built, CompileError,
+    build_parsed, compile, compile_parsed, compile_table_parsed, diagnose, lower, not_a_game_file,
+    Built, CompileError,
 };
+/// What `rulestone check` reports on a file: the checker's and the lowering's diagnostics, then
+/// what a few seeded random games meet ([`session::explore`]).
+pub use rulestone_session::diagnose_file;
 pub use rulestone_syntax::parse;

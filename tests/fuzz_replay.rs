@@ -80,3 +80,11 @@ fn shot_inputs() {
 fn generated_inputs() {
     replay("generated", checks::generated);
 }
+
+#[test]
+fn loops_inputs() {
+    replay("loops", checks::loops);
+    for seed in 0u8..16 {
+        checks::loops(&[seed, seed.wrapping_mul(37), 3, 1, 4]);
+    }
+}

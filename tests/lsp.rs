@@ -676,9 +676,9 @@ fn name_answers_never_fail_on_broken_text() {
             lsp_types::Position::new(20, 9),
         ] {
             let _ = complete::complete(&analysis, cut, &complete::Model::of(&analysis));
-            let _ = refs::references(&uri, prefix, at, true);
-            let _ = refs::prepare(prefix, at);
-            let _ = refs::rename(&uri, prefix, at, "renamed");
+            let _ = refs::references(&uri, &analysis, at, true);
+            let _ = refs::prepare(&analysis, at);
+            let _ = refs::rename(&uri, &analysis, at, "renamed");
         }
     }
 }
@@ -864,6 +864,59 @@ fn completion_on_an_incomplete_line_offers_what_fits() {
         out.push(format!("after `{typed}`:\n{}", items.join("\n")));
     }
     snap!("completion_incomplete_line", out.join("\n\n"));
+    let status = session.finish();
+    assert_eq!(status.code(), Some(0), "{status}");
+}
+
+/// The server keeps one analysis of a document's text for all the requests about it; a change
+/// drops it, so definition, hover and references answer from the new text at once.
+#[test]
+fn answers_follow_a_change_of_the_text() {
+    let mut session = Session::start();
+    initialize(&mut session);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/games/tictactoe.game");
+    let text = std::fs::read_to_string(path).expect("read tictactoe");
+    session.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "rulestone", "version": 1, "text": text}}),
+    );
+    let ask = |session: &mut Session, text: &str| {
+        let at = word_position(text, "put stone at c", "stone", 0);
+        let params = json!({"textDocument": {"uri": URI}, "position": at});
+        let definition = session.request("textDocument/definition", params.clone());
+        let hover = session.request("textDocument/hover", params.clone());
+        let mut with_context = params;
+        with_context["context"] = json!({"includeDeclaration": true});
+        let references = session.request("textDocument/references", with_context);
+        (
+            definition["result"]["range"]["start"]["line"].clone(),
+            hover["result"]["contents"]["value"].clone(),
+            references["result"].as_array().map_or(0, Vec::len),
+        )
+    };
+    let (line, hover, uses) = ask(&mut session, &text);
+    // Asked twice, from the kept analysis: the same answers.
+    assert_eq!(
+        ask(&mut session, &text),
+        (line.clone(), hover.clone(), uses)
+    );
+    let changed = text.replace(
+        "piece stone \"X\" \"O\"\n",
+        "\n\npiece stone \"X\" \"O\" // moved\n",
+    );
+    assert_ne!(changed, text);
+    session.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": changed}]}),
+    );
+    let (new_line, new_hover, new_uses) = ask(&mut session, &changed);
+    assert_eq!(new_line, json!(line.as_u64().expect("a line") + 2));
+    assert_ne!(new_hover, hover);
+    assert!(
+        new_hover.as_str().is_some_and(|h| h.contains("// moved")),
+        "{new_hover}"
+    );
+    assert_eq!(new_uses, uses);
     let status = session.finish();
     assert_eq!(status.code(), Some(0), "{status}");
 }

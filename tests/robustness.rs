@@ -383,7 +383,8 @@ const WIDE_LOOPS: [&str; 3] = [
     "tests/ui/runtime/E1008-nested-rounds.game",
 ];
 
-/// The runaway fixtures' generated code, for the compiled backend's side of the step limit.
+/// The runaway fixtures' generated code (with the corpus of generated loop programs that
+/// `tests/loops.rs` runs), for the compiled backend's side of the step limit.
 #[rustfmt::skip]
 #[path = "compiled/runaway.rs"]
 mod runaway;
@@ -391,10 +392,19 @@ mod runaway;
 /// Where the runaway fixtures' code is generated, and the command that regenerates it.
 const RUNAWAY_GENERATED: &str = "tests/compiled/runaway.rs";
 const RUNAWAY_REGENERATE: &str =
-    "cargo run --release -- compile tests/ui/runtime/E1008-*.game --module tests/compiled/runaway.rs";
+    "cargo run --release -- compile tests/loops/*.game tests/ui/runtime/E1008-*.game --module tests/compiled/runaway.rs";
 
+/// Every program of the generated module: the loop corpus, then the runaway fixtures.
 fn runaway_units() -> Vec<(String, rulestone::ir::Program)> {
-    // In the order the regenerating command's glob lists them.
+    // In the order the regenerating command's globs list them.
+    let mut paths: Vec<_> = WIDE_LOOPS.iter().map(|p| common::root().join(p)).collect();
+    common::files(&common::root().join("tests/loops"), "game", &mut paths);
+    paths.sort();
+    common::variants(&paths)
+}
+
+/// The runaway fixtures' programs alone.
+fn wide_loop_units() -> Vec<(String, rulestone::ir::Program)> {
     let mut paths: Vec<_> = WIDE_LOOPS.iter().map(|p| common::root().join(p)).collect();
     paths.sort();
     common::variants(&paths)
@@ -414,7 +424,7 @@ fn runaway_generated_code_is_current() {
 fn wide_loops_stop_compiled_code_at_the_step_limit() {
     use rulestone::runtime::{BackendKind, Compiled};
     const COMPILED: Compiled = Compiled::new(&runaway::TURNS);
-    let units = runaway_units();
+    let units = wide_loop_units();
     assert_eq!(units.len(), WIDE_LOOPS.len());
     let run = move || {
         for (label, program) in &units {
@@ -609,4 +619,97 @@ fn a_notation_naming_two_moves_is_refused() {
     let legal = rulestone::session::notation::legal_with_text(&mut engine);
     let same = rulestone::session::notation::same_notation(&legal).expect("two moves alike");
     assert_eq!((same.text.as_str(), same.count), ("b2", 2));
+}
+
+/// One hostile input: what it is, its text, its option settings and the code it must give
+/// (none: it checks clean).
+type HostileCase = (
+    &'static str,
+    String,
+    Vec<(String, String)>,
+    Option<&'static str>,
+);
+
+/// Hostile inputs of the kinds a review tried, gathered in one place: each ends with coded
+/// diagnostics (the expected code among them) or checks clean, and none runs on. The bound is
+/// the work each does, not a clock: the test finishing is the assertion.
+#[test]
+fn hostile_inputs_end_with_coded_diagnostics() {
+    let tictactoe =
+        std::fs::read_to_string(common::root().join("games/tictactoe.game")).expect("readable");
+    let connect4 =
+        std::fs::read_to_string(common::root().join("games/connect4.game")).expect("readable");
+    let million_comments = "// a comment line\n".repeat(1_000_000);
+    let nested_repeats = tictactoe_with_loop(
+        "    repeat 255..255 {\n        repeat 255..255 {\n            repeat 255..255 {\n                \
+         repeat 255..255 {\n                    require 1 == 1\n                }\n            }\n        }\n    }",
+    );
+    let huge_board = tictactoe.replace(
+        "cells x in 0..2, y in 0..2",
+        "cells x in 0..2147483646, y in 0..2147483646",
+    );
+    let huge_number = tictactoe.replace("cells x in 0..2", "cells x in 0..99999999999999999999");
+    let bom_and_cr = format!("\u{FEFF}{}", tictactoe.replace('\n', "\r"));
+    let set = |name: &str, value: &str| vec![(name.to_string(), value.to_string())];
+    let cases: Vec<HostileCase> = vec![
+        (
+            "a million comment lines, then a game",
+            format!("{million_comments}{tictactoe}"),
+            vec![],
+            None,
+        ),
+        (
+            "a million comment lines alone",
+            million_comments.clone(),
+            vec![],
+            Some("E0501"),
+        ),
+        (
+            "four nested repeats of 255 rounds",
+            nested_repeats,
+            vec![],
+            Some("E1009"),
+        ),
+        ("a board of 2^62 cells", huge_board, vec![], Some("E0403")),
+        ("a number past 64 bits", huge_number, vec![], Some("E0002")),
+        (
+            "a byte-order mark and CR-only lines",
+            bom_and_cr,
+            vec![],
+            None,
+        ),
+        (
+            "an option value past 64 bits",
+            connect4.clone(),
+            set("width", "99999999999999999999"),
+            Some("E0304"),
+        ),
+        (
+            "a negative option value",
+            connect4.clone(),
+            set("width", "-4"),
+            Some("E0304"),
+        ),
+        (
+            "an option value that is no number",
+            connect4,
+            set("width", "1e400"),
+            Some("E0304"),
+        ),
+    ];
+    for (what, source, sets, expected) in cases {
+        let diags = rulestone::diagnose(&source, &sets);
+        let codes: Vec<String> = diags
+            .iter()
+            .map(|d| rulestone::diag::code_of(d.as_ref()).unwrap_or_else(|| d.to_string()))
+            .collect();
+        assert!(
+            codes.iter().all(|c| c.len() == 5 && c != "E0999"),
+            "{what}: every diagnostic has a code, none internal: {codes:?}"
+        );
+        match expected {
+            None => assert!(!rulestone::diag::has_errors(&diags), "{what}: {codes:?}"),
+            Some(code) => assert!(codes.iter().any(|c| c == code), "{what}: {codes:?}"),
+        }
+    }
 }

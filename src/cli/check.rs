@@ -2,6 +2,7 @@
 //! of deck files are checked against one table game's army rules.
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
@@ -185,10 +186,21 @@ pub(crate) fn run(args: &CheckArgs) -> ExitStatus {
             continue;
         };
         let name = shown(path);
-        let diags = crate::diagnose_file(&name, &source, &sets);
+        let diags = crate::diagnose_file(&name, &source, &sets, &mut explore_limit());
         report.file(&diags, &source, &name);
     }
     report.finish()
+}
+
+/// The most time the seeded random games of one file's check may take (W0607; their budget of
+/// positions and moves bounds them too), counted from the first position they look at.
+pub const EXPLORE_TIME: Duration = Duration::from_millis(150);
+
+/// The stop check of one file's exploration: true once [`EXPLORE_TIME`] has passed since it
+/// was first asked.
+fn explore_limit() -> impl FnMut() -> bool {
+    let mut start: Option<Instant> = None;
+    move || start.get_or_insert_with(Instant::now).elapsed() >= EXPLORE_TIME
 }
 
 /// One deck file: its source, its armies (if it parsed) and its diagnostics so far.

@@ -89,6 +89,10 @@ pub struct Cli {
 pub enum Command {
     /// Check game files and report every problem found, with codes and source excerpts.
     ///
+    /// Beyond the rules themselves, `check` plays a few seeded random games of each file (at
+    /// most 0.15 s a file) and warns (W0607) when a position has two legal moves written the
+    /// same, with the moves that lead there.
+    ///
     /// Exit status 0 when no file has errors (warnings are allowed), 1 when some file has an
     /// error, 2 when a file cannot be read.
     #[command(after_help = "\

@@ -13,10 +13,10 @@ use rulestone_runtime::compiled::{
 use rulestone_runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
-pub static TURNS: [CompiledTurn; 3] = [
+pub static TURNS: [CompiledTurn; 8] = [
     CompiledTurn {
-        label: "Nested rounds",
-        fingerprint: 0x05a24f4865f0fb63,
+        label: "Loops: deep rounds",
+        fingerprint: 0x2f23b591cd9f8cff,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -25,8 +25,8 @@ pub static TURNS: [CompiledTurn; 3] = [
         }),
     },
     CompiledTurn {
-        label: "Wide repeat",
-        fingerprint: 0x3f74315fa6a6dda4,
+        label: "Loops: if in repeats",
+        fingerprint: 0x6c2e9ce00f97d9f3,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -35,8 +35,8 @@ pub static TURNS: [CompiledTurn; 3] = [
         }),
     },
     CompiledTurn {
-        label: "Wide while",
-        fingerprint: 0x0db640a7482327eb,
+        label: "Loops: while and repeat",
+        fingerprint: 0x41e2515d1b67ba57,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -44,9 +44,2214 @@ pub static TURNS: [CompiledTurn; 3] = [
             play: fast_play::<p2::Turn>,
         }),
     },
+    CompiledTurn {
+        label: "Loops: picks in repeat",
+        fingerprint: 0xac1a527f436cb8a9,
+        generate: p3::generate,
+        apply: p3::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p3::Turn>,
+            play: fast_play::<p3::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Loops: reset while",
+        fingerprint: 0x4438636166e84367,
+        generate: p4::generate,
+        apply: p4::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p4::Turn>,
+            play: fast_play::<p4::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Nested rounds",
+        fingerprint: 0x05a24f4865f0fb63,
+        generate: p5::generate,
+        apply: p5::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p5::Turn>,
+            play: fast_play::<p5::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Wide repeat",
+        fingerprint: 0x3f74315fa6a6dda4,
+        generate: p6::generate,
+        apply: p6::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p6::Turn>,
+            play: fast_play::<p6::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Wide while",
+        fingerprint: 0x0db640a7482327eb,
+        generate: p7::generate,
+        apply: p7::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p7::Turn>,
+            play: fast_play::<p7::Turn>,
+        }),
+    },
 ];
-/// Nested rounds
+/// Loops: deep rounds
 mod p0 {
+    use super::*;
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 3, 0>;
+    const ALL: S = S::from_words([0x1ff]);
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 3, 0>;
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = PW::of(e);
+        walk(e, pos, g)
+    }
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], &pos, m, g)
+    }
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
+                at3(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
+        at4(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[1] = 0;
+        at5(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
+        if !b0(e, &pos, &v, 0) {
+            at18(e, v, &pos, m, g);
+            return;
+        }
+        if v[1] == 255 || g.enter_round() {
+            return;
+        }
+        v[1] += 1;
+        at6(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 0usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
+        at7(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 1usize;
+        let value = i4(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
+        at8(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[2] = 0;
+        at9(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
+        if !b1(e, &pos, &v, 0) {
+            at5(e, v, &pos, m, g);
+            return;
+        }
+        if v[2] == 255 || g.enter_round() {
+            return;
+        }
+        v[2] += 1;
+        at10(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline(always)]
+    fn at10<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        let slot = 1usize;
+        let value = i7(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
+        at11(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at11<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        let slot = 2usize;
+        let value = i8(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
+        at12(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at12<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        v[3] = 0;
+        at13(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at13<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if g.out_of_steps() {
+            return;
+        }
+        if !b2(e, &pos, &v, 0) {
+            at9(e, v, &pos, m, g);
+            return;
+        }
+        if v[3] == 255 || g.enter_round() {
+            return;
+        }
+        v[3] += 1;
+        at14(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline(always)]
+    fn at14<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        let slot = 2usize;
+        let value = i11(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
+        at13(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at18<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        g.leaf_short(m);
+    }
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        let pos = &mut pos;
+        ap0(e, [0; 16], pos, r)
+    }
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+    impl FastTurn for Turn {
+        type P = P;
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = walk_pos(&e.pos);
+            walk(e, pos, g);
+        }
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap4(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = 0;
+        ap5(e, v, pos, r);
+    }
+    #[inline]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            ap18(e, v, pos, r);
+            return;
+        }
+        if v[1] == 255 {
+            return;
+        }
+        v[1] += 1;
+        ap6(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap7(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i4(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap8(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[2] = 0;
+        ap9(e, v, pos, r);
+    }
+    #[inline]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if !b1(e, &pos, &v, 0) {
+            ap5(e, v, pos, r);
+            return;
+        }
+        if v[2] == 255 {
+            return;
+        }
+        v[2] += 1;
+        ap10(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i7(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap11(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i8(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap12(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[3] = 0;
+        ap13(e, v, pos, r);
+    }
+    #[inline]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if !b2(e, &pos, &v, 0) {
+            ap9(e, v, pos, r);
+            return;
+        }
+        if v[3] == 255 {
+            return;
+        }
+        v[3] += 1;
+        ap14(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i11(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap13(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b3(e, &pos, &v, 0) {
+            ap19(e, v, pos, r);
+        } else {
+            ap20(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+    #[inline(always)]
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn s0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn i0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        300
+    }
+    #[inline]
+    fn i3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[1]
+    }
+    #[inline]
+    fn i6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        200
+    }
+    #[inline]
+    fn i7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[2]
+    }
+    #[inline]
+    fn i10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        250
+    }
+    #[inline]
+    fn i11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i13<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn b0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+    #[inline]
+    fn b1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Lt, i5(e, pos, v, cand), i6(e, pos, v, cand))
+    }
+    #[inline]
+    fn b2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Lt, i9(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+    #[inline]
+    fn b3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        s1(e, pos, v, ALL, cand).is_empty()
+    }
+}
+/// Loops: if in repeats
+mod p1 {
+    use super::*;
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 3, 0>;
+    const ALL: S = S::from_words([0x1ff]);
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 3, 0>;
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = PW::of(e);
+        walk(e, pos, g)
+    }
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], &pos, m, g)
+    }
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
+                at1(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let piece = ops::piece_code(1, e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at3(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[1] = 0;
+        at4(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let rounds = v[1];
+        match ops::repeat_bounds(rounds, 0, 3) {
+            (true, true) => {
+                if let Some(m) = g.extend(m, 0) {
+                    at14(e, v, &pos, m, g);
+                }
+                if let Some(m) = g.extend(m, 1) {
+                    at5(e, v, &pos, m, g);
+                }
+            }
+            (true, false) => at14(e, v, &pos, m, g),
+            _ => at5(e, v, &pos, m, g),
+        }
+    }
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
+        at6(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[2] = 0;
+        at7(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let rounds = v[2];
+        match ops::repeat_bounds(rounds, 1, 3) {
+            (true, true) => {
+                if let Some(m) = g.extend(m, 0) {
+                    at13(e, v, &pos, m, g);
+                }
+                if let Some(m) = g.extend(m, 1) {
+                    at8(e, v, &pos, m, g);
+                }
+            }
+            (true, false) => at13(e, v, &pos, m, g),
+            _ => at8(e, v, &pos, m, g),
+        }
+    }
+    #[inline]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if b0(e, &pos, &v, 0) {
+            at9(e, v, &pos, m, g);
+        } else {
+            at11(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s1(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[3] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at11(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline]
+    fn at11<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        let slot = 1usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
+        at12(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at12<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
+        v[2] = v[2].wrapping_add(1);
+        at7(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline]
+    fn at13<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
+        v[1] = v[1].wrapping_add(1);
+        at4(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline]
+    fn at14<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        g.leaf(m);
+    }
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        let pos = &mut pos;
+        ap0(e, [0; 16], pos, r)
+    }
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+    impl FastTurn for Turn {
+        type P = P;
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = walk_pos(&e.pos);
+            walk(e, pos, g);
+        }
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = 0;
+        ap4(e, v, pos, r);
+    }
+    #[inline]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let rounds = v[1];
+        match ops::repeat_bounds(rounds, 0, 3) {
+            (true, true) => {
+                if r.decision() == 0 {
+                    ap14(e, v, pos, r);
+                } else {
+                    ap5(e, v, pos, r);
+                }
+            }
+            (true, false) => ap14(e, v, pos, r),
+            _ => ap5(e, v, pos, r),
+        }
+    }
+    #[inline]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap6(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[2] = 0;
+        ap7(e, v, pos, r);
+    }
+    #[inline]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let rounds = v[2];
+        match ops::repeat_bounds(rounds, 1, 3) {
+            (true, true) => {
+                if r.decision() == 0 {
+                    ap13(e, v, pos, r);
+                } else {
+                    ap8(e, v, pos, r);
+                }
+            }
+            (true, false) => ap13(e, v, pos, r),
+            _ => ap8(e, v, pos, r),
+        }
+    }
+    #[inline]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b0(e, &pos, &v, 0) {
+            ap9(e, v, pos, r);
+        } else {
+            ap11(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[3] = u16::from(r.decision());
+        ap11(e, v, pos, r);
+    }
+    #[inline]
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap12(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[2] = v[2].wrapping_add(1);
+        ap7(e, v, pos, r);
+    }
+    #[inline]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = v[1].wrapping_add(1);
+        ap4(e, v, pos, r);
+    }
+    #[inline]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b1(e, &pos, &v, 0) {
+            ap15(e, v, pos, r);
+        } else {
+            ap16(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+    #[inline(always)]
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn s0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn i0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s2(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn b0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+    #[inline]
+    fn b1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        s2(e, pos, v, ALL, cand).is_empty()
+    }
+}
+/// Loops: while and repeat
+mod p2 {
+    use super::*;
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 3, 0>;
+    const ALL: S = S::from_words([0x1ff]);
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 3, 0>;
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = PW::of(e);
+        walk(e, pos, g)
+    }
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], &pos, m, g)
+    }
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
+                at3(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
+        at4(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[1] = 0;
+        at5(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
+        if !b0(e, &pos, &v, 0) {
+            at12(e, v, &pos, m, g);
+            return;
+        }
+        if v[1] == 255 || g.enter_round() {
+            return;
+        }
+        v[1] += 1;
+        at6(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 0usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
+        at7(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[2] = 0;
+        at8(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let rounds = v[2];
+        match ops::repeat_bounds(rounds, 0, 2) {
+            (true, true) => {
+                if let Some(m) = g.extend(m, 0) {
+                    at5(e, v, &pos, m, g);
+                }
+                if let Some(m) = g.extend(m, 1) {
+                    at9(e, v, &pos, m, g);
+                }
+            }
+            (true, false) => at5(e, v, &pos, m, g),
+            _ => at9(e, v, &pos, m, g),
+        }
+    }
+    #[inline]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 1usize;
+        let value = i4(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
+        at10(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at10<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
+        v[2] = v[2].wrapping_add(1);
+        at8(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline(always)]
+    fn at12<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        g.leaf(m);
+    }
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        let pos = &mut pos;
+        ap0(e, [0; 16], pos, r)
+    }
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+    impl FastTurn for Turn {
+        type P = P;
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = walk_pos(&e.pos);
+            walk(e, pos, g);
+        }
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap4(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = 0;
+        ap5(e, v, pos, r);
+    }
+    #[inline]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            ap12(e, v, pos, r);
+            return;
+        }
+        if v[1] == 255 {
+            return;
+        }
+        v[1] += 1;
+        ap6(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap7(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[2] = 0;
+        ap8(e, v, pos, r);
+    }
+    #[inline]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let rounds = v[2];
+        match ops::repeat_bounds(rounds, 0, 2) {
+            (true, true) => {
+                if r.decision() == 0 {
+                    ap5(e, v, pos, r);
+                } else {
+                    ap9(e, v, pos, r);
+                }
+            }
+            (true, false) => ap5(e, v, pos, r),
+            _ => ap9(e, v, pos, r),
+        }
+    }
+    #[inline]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i4(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap10(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[2] = v[2].wrapping_add(1);
+        ap8(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b1(e, &pos, &v, 0) {
+            ap13(e, v, pos, r);
+        } else {
+            ap14(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+    #[inline(always)]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn s0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn i0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn b0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+    #[inline]
+    fn b1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        s1(e, pos, v, ALL, cand).is_empty()
+    }
+}
+/// Loops: picks in repeat
+mod p3 {
+    use super::*;
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 3, 0>;
+    const ALL: S = S::from_words([0x1ff]);
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 3, 0>;
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = PW::of(e);
+        walk(e, pos, g)
+    }
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], &pos, m, g)
+    }
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
+                at1(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let piece = ops::piece_code(1, e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at3(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
+        at4(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[1] = 0;
+        at5(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
+        if !b0(e, &pos, &v, 0) {
+            at13(e, v, &pos, m, g);
+            return;
+        }
+        if v[1] == 255 || g.enter_round() {
+            return;
+        }
+        v[1] += 1;
+        at6(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 0usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
+        at7(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[2] = 0;
+        at8(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let rounds = v[2];
+        match ops::repeat_bounds(rounds, 1, 2) {
+            (true, true) => {
+                if let Some(m) = g.extend(m, 0) {
+                    at5(e, v, &pos, m, g);
+                }
+                if let Some(m) = g.extend(m, 1) {
+                    at9(e, v, &pos, m, g);
+                }
+            }
+            (true, false) => at5(e, v, &pos, m, g),
+            _ => at9(e, v, &pos, m, g),
+        }
+    }
+    #[inline]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s1(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[3] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at11(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at11<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
+        v[2] = v[2].wrapping_add(1);
+        at8(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline(always)]
+    fn at13<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        g.leaf(m);
+    }
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        let pos = &mut pos;
+        ap0(e, [0; 16], pos, r)
+    }
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+    impl FastTurn for Turn {
+        type P = P;
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = walk_pos(&e.pos);
+            walk(e, pos, g);
+        }
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap4(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = 0;
+        ap5(e, v, pos, r);
+    }
+    #[inline]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            ap13(e, v, pos, r);
+            return;
+        }
+        if v[1] == 255 {
+            return;
+        }
+        v[1] += 1;
+        ap6(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap7(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[2] = 0;
+        ap8(e, v, pos, r);
+    }
+    #[inline]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let rounds = v[2];
+        match ops::repeat_bounds(rounds, 1, 2) {
+            (true, true) => {
+                if r.decision() == 0 {
+                    ap5(e, v, pos, r);
+                } else {
+                    ap9(e, v, pos, r);
+                }
+            }
+            (true, false) => ap5(e, v, pos, r),
+            _ => ap9(e, v, pos, r),
+        }
+    }
+    #[inline]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[3] = u16::from(r.decision());
+        ap11(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[2] = v[2].wrapping_add(1);
+        ap8(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b1(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
+        } else {
+            ap15(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+    #[inline(always)]
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn s0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn i0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s2(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn b0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+    #[inline]
+    fn b1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        s2(e, pos, v, ALL, cand).is_empty()
+    }
+}
+/// Loops: reset while
+mod p4 {
+    use super::*;
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 3, 0>;
+    const ALL: S = S::from_words([0x1ff]);
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 3, 0>;
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = PW::of(e);
+        walk(e, pos, g)
+    }
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], &pos, m, g)
+    }
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
+                at3(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
+        at4(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[1] = 0;
+        at5(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
+        if !b0(e, &pos, &v, 0) {
+            at14(e, v, &pos, m, g);
+            return;
+        }
+        if v[1] == 255 || g.enter_round() {
+            return;
+        }
+        v[1] += 1;
+        at6(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 0usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
+        at7(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let slot = 1usize;
+        let value = i4(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
+        at8(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[2] = 0;
+        at9(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() {
+            return;
+        }
+        if !b1(e, &pos, &v, 0) {
+            at5(e, v, &pos, m, g);
+            return;
+        }
+        if v[2] == 255 || g.enter_round() {
+            return;
+        }
+        v[2] += 1;
+        at10(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline(always)]
+    fn at10<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        let slot = 1usize;
+        let value = i7(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
+        at11(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at11<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        let slot = 0usize;
+        let value = i8(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
+        at9(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at14<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        g.leaf_short(m);
+    }
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        let pos = &mut pos;
+        ap0(e, [0; 16], pos, r)
+    }
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+    impl FastTurn for Turn {
+        type P = P;
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = walk_pos(&e.pos);
+            walk(e, pos, g);
+        }
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap4(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = 0;
+        ap5(e, v, pos, r);
+    }
+    #[inline]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
+            return;
+        }
+        if v[1] == 255 {
+            return;
+        }
+        v[1] += 1;
+        ap6(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap7(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i4(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap8(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[2] = 0;
+        ap9(e, v, pos, r);
+    }
+    #[inline]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if !b1(e, &pos, &v, 0) {
+            ap5(e, v, pos, r);
+            return;
+        }
+        if v[2] == 255 {
+            return;
+        }
+        v[2] += 1;
+        ap10(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i7(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap11(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i8(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap9(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b2(e, &pos, &v, 0) {
+            ap15(e, v, pos, r);
+        } else {
+            ap16(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+    #[inline(always)]
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn s0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn i0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        4
+    }
+    #[inline]
+    fn i3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[1]
+    }
+    #[inline]
+    fn i6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        200
+    }
+    #[inline]
+    fn i7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn b0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+    #[inline]
+    fn b1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Lt, i5(e, pos, v, cand), i6(e, pos, v, cand))
+    }
+    #[inline]
+    fn b2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        s1(e, pos, v, ALL, cand).is_empty()
+    }
+}
+/// Nested rounds
+mod p5 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -522,7 +2727,7 @@ mod p0 {
     }
 }
 /// Wide repeat
-mod p1 {
+mod p6 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -698,7 +2903,7 @@ mod p1 {
     }
 }
 /// Wide while
-mod p2 {
+mod p7 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;

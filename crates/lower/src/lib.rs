@@ -196,6 +196,23 @@ pub fn not_a_game_file(name: &str, source: &str) -> Option<diag::Diag> {
 /// extreme values ([`check::options::extremes`]) and reports each limit they break once.
 #[must_use]
 pub fn diagnose(source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
+    diagnose_each(source, options, &mut |_, _, _| {})
+}
+
+/// What [`diagnose_each`] hands each program it lowers to: the parsed file, the option
+/// settings and the program.
+pub type EachProgram<'a> = dyn FnMut(&syntax::ast::File, &[(String, String)], &ir::Program) + 'a;
+
+/// [`diagnose`], handing `each` every board game program it lowers on the way (the given
+/// settings' program, then each extreme combination's that lowers), with the parsed file and
+/// the settings it was lowered for, so a caller can look further at what `check` built (e.g.
+/// play a few moves) without lowering it again. A caller should trust what it finds only when
+/// the returned diagnostics hold no error.
+pub fn diagnose_each(
+    source: &str,
+    options: &[(String, String)],
+    each: &mut EachProgram<'_>,
+) -> Vec<diag::Diag> {
     let file = match parse(source) {
         Ok(file) => file,
         Err(errors) => return diag::boxed(errors),
@@ -210,18 +227,24 @@ pub fn diagnose(source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
         }
         return diags;
     }
-    if let Err(e) = build(&checked, options) {
-        diags.extend(e.diags);
-        return diags;
+    match build(&checked, options) {
+        Ok(program) => each(&file, options, &program),
+        Err(e) => {
+            diags.extend(e.diags);
+            return diags;
+        }
     }
     if options.is_empty() {
         let mut seen = std::collections::HashSet::new();
         for sets in check::options::extremes(&checked.file) {
-            for d in build(&checked, &sets)
-                .err()
-                .map(|e| e.diags)
-                .unwrap_or_default()
-            {
+            let problems = match build(&checked, &sets) {
+                Ok(program) => {
+                    each(&file, &sets, &program);
+                    Vec::new()
+                }
+                Err(e) => e.diags,
+            };
+            for d in problems {
                 let at = d.labels().and_then(|mut l| l.next()).map(|l| l.offset());
                 let key = (diag::code_of(d.as_ref()), at);
                 if seen.insert(key) {

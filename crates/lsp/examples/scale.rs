@@ -1,6 +1,9 @@
 //! How the language server's answers grow with the size of a file: document symbols, semantic
 //! tokens and diagnostics on generated files of many declarations (pieces, defines, zones,
 //! directions, counters) and of many comment lines, in CPU time of the thread that answers.
+//! Hover and definition are timed twice: on a fresh analysis of the text (what the first
+//! request about a document's version costs, and what every request cost when the server did
+//! not keep its analysis) and on the analysis the server keeps for that version.
 //!
 //! `cargo run -p rulestone-lsp --example scale [--release] -- [SIZES...]`: each size is a number
 //! of declarations and, times ten, of comment lines (default: 1000 16000). The answers should
@@ -11,7 +14,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use cpu_time::ThreadTime;
-use rulestone_lsp::{analysis::Analysis, diagnostics, semantic, symbols};
+use rulestone_lsp::{analysis::Analysis, diagnostics, position, semantic, symbols};
 
 /// A valid game with `n` declarations, a fifth of each kind, each used once in its turn.
 fn declarations(n: usize) -> String {
@@ -72,10 +75,23 @@ fn measure(what: &str, text: &str) {
     let (coloured, data) = cpu(|| semantic::tokens(&analysis));
     let tokens = analysed + coloured;
     let (checked, found) = cpu(|| diagnostics::diagnose(&uri, text));
+    // The last counter assigned in the turn: a name used once, declared far above.
+    let offset = text.rfind("\n    c").map_or(0, |i| i + 5);
+    let at = position::position(text, offset);
+    let (fresh, hovered) = cpu(|| {
+        let a = Analysis::new(text);
+        let target = a.target(offset);
+        (target.is_some(), symbols::hover_in(&a, at).is_some())
+    });
+    let (kept, again) = cpu(|| {
+        let target = analysis.target(offset);
+        (target.is_some(), symbols::hover_in(&analysis, at).is_some())
+    });
+    assert_eq!(hovered, again);
     // A closed output (`| head`) ends the measuring quietly.
     let _ = writeln!(
         std::io::stdout(),
-        "{what:>28} {:>9} bytes | parse {:>8.1} ms | symbols {:>8.1} ms ({} symbols) | semantic tokens {:>8.1} ms ({} tokens; names {:.1} ms, analysis {:.1} ms) | diagnostics {:>8.1} ms ({} found)",
+        "{what:>28} {:>9} bytes | parse {:>8.1} ms | symbols {:>8.1} ms ({} symbols) | semantic tokens {:>8.1} ms ({} tokens; names {:.1} ms, analysis {:.1} ms) | diagnostics {:>8.1} ms ({} found) | hover and definition {:>8.1} ms fresh, {:>6.2} ms kept ({})",
         text.len(),
         ms(parse),
         ms(outline),
@@ -85,7 +101,10 @@ fn measure(what: &str, text: &str) {
         ms(names),
         ms(analysed),
         ms(checked),
-        found.len()
+        found.len(),
+        ms(fresh),
+        ms(kept),
+        if hovered.0 && hovered.1 { "found" } else { "not found" }
     );
 }
 

@@ -21,9 +21,10 @@ use super::names::NameSpans;
 use super::symbols::{self, Decl};
 use super::tokens::{self, Kind, Token};
 
-/// A document read for name questions.
-pub struct Analysis<'a> {
-    pub source: &'a str,
+/// A document read for name questions. It keeps its own copy of the text, so the server can
+/// keep it for a document's version and answer every request about that version from it.
+pub struct Analysis {
+    pub source: String,
     pub tokens: Vec<Token>,
     pub file: Option<File>,
     pub names: Names,
@@ -49,9 +50,9 @@ pub struct Target {
     pub scope: (usize, usize),
 }
 
-impl<'a> Analysis<'a> {
+impl Analysis {
     #[must_use]
-    pub fn new(source: &'a str) -> Analysis<'a> {
+    pub fn new(source: &str) -> Analysis {
         let tokens = tokens::scan(source);
         let file = syntax::parse(source).ok();
         let names = file
@@ -79,7 +80,7 @@ impl<'a> Analysis<'a> {
             name_spans.insert(d.name_span);
         }
         Analysis {
-            source,
+            source: source.to_string(),
             tokens,
             file,
             names,
@@ -93,7 +94,7 @@ impl<'a> Analysis<'a> {
     /// and a word spelt like a contextual keyword where the syntax tree has a name.
     #[must_use]
     pub fn is_name_here(&self, t: &Token) -> bool {
-        let word = t.text(self.source);
+        let word = t.text(&self.source);
         !is_keyword(word) || (!is_reserved(word) && self.name_spans.contains(t.start, t.end))
     }
 
@@ -108,11 +109,20 @@ impl<'a> Analysis<'a> {
         self.decls.get(*self.first_decl.get(name)?)
     }
 
+    /// The first declaration of `name` in the file, the game's own name included: what hover
+    /// shows (`decls` is sorted by position).
+    #[must_use]
+    pub fn first_declaration(&self, name: &str) -> Option<&Decl> {
+        self.decls
+            .iter()
+            .find(|d| d.name == name && !d.name_span.is_empty())
+    }
+
     /// The name under the cursor: `None` on keywords, built-ins, cell names, numbers, comments.
     #[must_use]
     pub fn target(&self, offset: usize) -> Option<Target> {
         let at = tokens::word_at(&self.tokens, offset)?;
-        let name = at.text(self.source).to_string();
+        let name = at.text(&self.source).to_string();
         let span = Span::new(at.start, at.end);
         if self.names.cell_named_at(span).is_some() {
             return None;
@@ -157,7 +167,7 @@ impl<'a> Analysis<'a> {
         let first = self.words().find(|t| {
             t.start >= scope.0
                 && t.end <= scope.1
-                && t.text(self.source) == name
+                && t.text(&self.source) == name
                 && self.is_name_here(t)
         })?;
         Some(Target {
@@ -181,7 +191,7 @@ impl<'a> Analysis<'a> {
         spans.extend(
             self.words()
                 .filter(|t| t.start >= target.scope.0 && t.end <= target.scope.1)
-                .filter(|t| t.text(self.source) == target.name && self.is_name_here(t))
+                .filter(|t| t.text(&self.source) == target.name && self.is_name_here(t))
                 .map(|t| Span::new(t.start, t.end)),
         );
         spans.sort_by_key(|s| (s.start, s.end));

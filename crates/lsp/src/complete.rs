@@ -192,7 +192,7 @@ pub fn complete(analysis: &Analysis, offset: usize, model: &Model) -> Vec<Comple
 /// between them.
 #[must_use]
 pub fn place_at(analysis: &Analysis, offset: usize) -> Place {
-    let source = analysis.source;
+    let source = analysis.source.as_str();
     let offset = offset.min(source.len());
     // The word being typed (the cursor inside or at its end) is left out.
     let typed_start = analysis
@@ -261,7 +261,7 @@ fn locals(analysis: &Analysis, offset: usize, model: &Model) -> Vec<CompletionIt
         .words()
         .filter(|t| t.start >= start && t.end <= end)
         .filter(|t| !(t.start <= offset && offset <= t.end))
-        .map(|t| t.text(analysis.source))
+        .map(|t| t.text(&analysis.source))
         .collect();
     let declared = |w: &str| {
         model.names.iter().any(|o| o.item.label == w)
@@ -280,7 +280,7 @@ fn locals(analysis: &Analysis, offset: usize, model: &Model) -> Vec<CompletionIt
 /// The byte range of the item around `offset`, read from the words: from the last word before
 /// it that begins a line and a declaration, to the next one after it.
 fn lexical_item(analysis: &Analysis, offset: usize) -> (usize, usize) {
-    let source = analysis.source;
+    let source = analysis.source.as_str();
     let starts_item = |t: &&Token| {
         t.kind == Kind::Word
             && (t.start == 0 || source.as_bytes().get(t.start - 1) == Some(&b'\n'))

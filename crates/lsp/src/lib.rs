@@ -218,6 +218,10 @@ struct Document {
     /// Completion's model of the last text that parsed, and the number of that text: offered
     /// while the text being typed does not parse. Kept by the checker and by completion itself.
     model: std::cell::RefCell<Option<(u64, complete::Model)>>,
+    /// The analysis of this text, made at the first request that needs names and kept until
+    /// the text changes: hover, definition, references, rename, completion and semantic tokens
+    /// of one version share it instead of each reading the whole text again.
+    analysis: std::cell::RefCell<Option<std::rc::Rc<analysis::Analysis>>>,
 }
 
 struct Server<'a> {
@@ -259,19 +263,19 @@ impl Server<'_> {
             References::METHOD => self.answer::<References>(request, |s, p| {
                 let at = p.text_document_position;
                 let uri = &at.text_document.uri;
-                Ok(s.text(uri).and_then(|text| {
-                    refs::references(uri, text, at.position, p.context.include_declaration)
+                Ok(s.analysis(uri).and_then(|analysis| {
+                    refs::references(uri, &analysis, at.position, p.context.include_declaration)
                 }))
             }),
             PrepareRenameRequest::METHOD => self.answer::<PrepareRenameRequest>(request, |s, p| {
-                Ok(s.text(&p.text_document.uri)
-                    .and_then(|text| refs::prepare(text, p.position)))
+                Ok(s.analysis(&p.text_document.uri)
+                    .and_then(|analysis| refs::prepare(&analysis, p.position)))
             }),
             Rename::METHOD => self.answer::<Rename>(request, |s, p| {
                 let at = p.text_document_position;
                 let uri = &at.text_document.uri;
-                let text = s.text(uri).ok_or("the document is not open")?;
-                refs::rename(uri, text, at.position, &p.new_name).map(Some)
+                let analysis = s.analysis(uri).ok_or("the document is not open")?;
+                refs::rename(uri, &analysis, at.position, &p.new_name).map(Some)
             }),
             Completion::METHOD => self.answer::<Completion>(request, |s, p| {
                 let at = p.text_document_position;
@@ -291,11 +295,8 @@ impl Server<'_> {
             }),
             SemanticTokensFullRequest::METHOD => {
                 self.answer::<SemanticTokensFullRequest>(request, |s, p| {
-                    Ok(s.text(&p.text_document.uri).map(|text| {
-                        SemanticTokensResult::Tokens(semantic::tokens(&analysis::Analysis::new(
-                            text,
-                        )))
-                    }))
+                    Ok(s.analysis(&p.text_document.uri)
+                        .map(|analysis| SemanticTokensResult::Tokens(semantic::tokens(&analysis))))
                 })
             }
             _ => Response::new_err(
@@ -377,6 +378,16 @@ impl Server<'_> {
         self.documents.get(uri).map(|d| &d.text)
     }
 
+    /// The analysis of an open document's current text: made at the first request about this
+    /// text, then kept (a new text drops it).
+    fn analysis(&self, uri: &Uri) -> Option<std::rc::Rc<analysis::Analysis>> {
+        let document = self.documents.get(uri)?;
+        let mut kept = document.analysis.borrow_mut();
+        let analysis =
+            kept.get_or_insert_with(|| std::rc::Rc::new(analysis::Analysis::new(&document.text)));
+        Some(std::rc::Rc::clone(analysis))
+    }
+
     /// A document's new text (opened or changed): it gets a new number and waits to be checked.
     fn set_text(&mut self, uri: Uri, text: String, version: Option<i32>) {
         self.edits += 1;
@@ -393,6 +404,7 @@ impl Server<'_> {
                 version,
                 edit,
                 model,
+                analysis: std::cell::RefCell::default(),
             },
         );
         if !self.unchecked.contains(&uri) {
@@ -481,8 +493,9 @@ impl Server<'_> {
         uri: &Uri,
         at: lsp_types::Position,
     ) -> Option<lsp_types::GotoDefinitionResponse> {
-        let text = self.text(uri)?;
-        let target = analysis::Analysis::new(text).target(position::offset(text, at))?;
+        let analysis = self.analysis(uri)?;
+        let text = analysis.source.as_str();
+        let target = analysis.target(position::offset(text, at))?;
         let declared = target.declared?;
         let range = position::range(text, declared.start as usize, declared.end as usize);
         Some(lsp_types::GotoDefinitionResponse::Scalar(
@@ -497,9 +510,9 @@ impl Server<'_> {
         uri: &Uri,
         at: lsp_types::Position,
     ) -> Option<lsp_types::CompletionResponse> {
+        let analysis = self.analysis(uri)?;
         let document = self.documents.get(uri)?;
         let text = &document.text;
-        let analysis = analysis::Analysis::new(text);
         let model = if analysis.file.is_some() {
             let fresh = complete::Model::of(&analysis);
             *document.model.borrow_mut() = Some((document.edit, fresh.clone()));
@@ -517,15 +530,15 @@ impl Server<'_> {
     /// does not parse). A word spelt like a contextual keyword is the name where the syntax tree
     /// has a name, the keyword elsewhere.
     fn hover(&self, uri: &Uri, at: lsp_types::Position) -> Option<lsp_types::Hover> {
-        let text = self.text(uri)?;
+        let analysis = self.analysis(uri)?;
+        let text = analysis.source.as_str();
         let offset = position::offset(text, at);
-        let analysis = analysis::Analysis::new(text);
-        let Some(file) = &analysis.file else {
+        if analysis.file.is_none() {
             return reference::hover(text, offset);
-        };
+        }
         match analysis.target(offset) {
             None => reference::explain(text, offset),
-            Some(target) => symbols::hover(text, file, at).or_else(|| {
+            Some(target) => symbols::hover_in(&analysis, at).or_else(|| {
                 let declared = target.declared?;
                 Some(symbols::hover_line(
                     text,

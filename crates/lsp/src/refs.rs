@@ -16,15 +16,16 @@ use rulestone_syntax::keywords;
 use super::analysis::{is_builtin, Analysis};
 use super::position::{offset, range, LineIndex};
 
-/// Every occurrence of the name at a position, with or without its declaration.
+/// Every occurrence of the name at a position, with or without its declaration, in the
+/// analysed text.
 #[must_use]
 pub fn references(
     uri: &Uri,
-    source: &str,
+    analysis: &Analysis,
     at: Position,
     include_declaration: bool,
 ) -> Option<Vec<Location>> {
-    let analysis = Analysis::new(source);
+    let source = analysis.source.as_str();
     let target = analysis.target(offset(source, at))?;
     let spans = analysis.occurrences(&target);
     let index = LineIndex::new(source);
@@ -37,10 +38,11 @@ pub fn references(
     )
 }
 
-/// The range of the name a rename at this position would change, or nothing to rename.
+/// The range of the name a rename at this position of the analysed text would change, or
+/// nothing to rename.
 #[must_use]
-pub fn prepare(source: &str, at: Position) -> Option<PrepareRenameResponse> {
-    let analysis = Analysis::new(source);
+pub fn prepare(analysis: &Analysis, at: Position) -> Option<PrepareRenameResponse> {
+    let source = analysis.source.as_str();
     let target = analysis.target(offset(source, at))?;
     Some(PrepareRenameResponse::Range(range(
         source,
@@ -49,17 +51,17 @@ pub fn prepare(source: &str, at: Position) -> Option<PrepareRenameResponse> {
     )))
 }
 
-/// The edits that rename the name at a position.
+/// The edits that rename the name at a position of the analysed text.
 ///
 /// # Errors
 /// Nothing renamable is there, or the new name is refused (the message says why).
 pub fn rename(
     uri: &Uri,
-    source: &str,
+    analysis: &Analysis,
     at: Position,
     new_name: &str,
 ) -> Result<WorkspaceEdit, String> {
-    let analysis = Analysis::new(source);
+    let source = analysis.source.as_str();
     let target = analysis
         .target(offset(source, at))
         .ok_or("there is no name to rename here")?;

@@ -79,7 +79,7 @@ fn type_of(kind: DeclKind) -> SemanticTokenType {
 
 /// What a word is: a type and modifier bits, or nothing (a cell name).
 fn classify_word(a: &Analysis, t: &Token) -> Option<(SemanticTokenType, u32)> {
-    let word = t.text(a.source);
+    let word = t.text(&a.source);
     let span = Span::new(t.start, t.end);
     let global = a.names.used_at(span).or_else(|| {
         let id = a.names.lookup(word)?;
@@ -117,7 +117,7 @@ fn classify_word(a: &Analysis, t: &Token) -> Option<(SemanticTokenType, u32)> {
 pub fn tokens(a: &Analysis) -> SemanticTokens {
     let mut data = Vec::new();
     let (mut line, mut column) = (0u32, 0u32);
-    let lines = LineIndex::new(a.source);
+    let lines = LineIndex::new(&a.source);
     for t in &a.tokens {
         let class = match t.kind {
             Kind::Word => classify_word(a, t),

@@ -263,6 +263,16 @@ pub fn hover(source: &str, file: &File, at: Position) -> Option<Hover> {
     Some(hover_line(source, d.detail, &d.name, d.name_span))
 }
 
+/// [`hover`] from an analysis of the text, which already holds its declarations: the same
+/// answer without walking the syntax tree again.
+#[must_use]
+pub fn hover_in(analysis: &super::analysis::Analysis, at: Position) -> Option<Hover> {
+    let source = analysis.source.as_str();
+    let word = word_at(source, offset(source, at))?;
+    let d = analysis.first_declaration(word)?;
+    Some(hover_line(source, d.detail, &d.name, d.name_span))
+}
+
 /// The hover of a name declared at `declared`: what it is and the line that declares it.
 #[must_use]
 pub fn hover_line(source: &str, what: &str, name: &str, declared: Span) -> Hover {
