@@ -297,7 +297,6 @@ fn report<G>(
     }
 }
 
-
 fn json(report: &Report) -> Result<String> {
     rulestone_report::json(report).map_err(|e| CliError::new(e).into())
 }

@@ -427,7 +427,9 @@ impl PlayedGames {
     /// skill), for checking that shares cover an analysis.
     #[must_use]
     pub fn numbers(&self) -> [Vec<u32>; 3] {
-        self.of.clone().map(|games| games.iter().map(|g| g.0).collect())
+        self.of
+            .clone()
+            .map(|games| games.iter().map(|g| g.0).collect())
     }
 
     /// The variant's statistics: random play, self-play, then the skill games.
@@ -724,7 +726,10 @@ mod tests {
         assert_eq!(merged.numbers()[2], (0..9).collect::<Vec<_>>());
         // Results survive the round trip through the kept form.
         let skill = whole.stats().skill;
-        assert_eq!((skill.wins, skill.losses, skill.draws, skill.step_limit), (2, 1, 3, 3));
+        assert_eq!(
+            (skill.wins, skill.losses, skill.draws, skill.step_limit),
+            (2, 1, 3, 3)
+        );
         // Overlapping shares are refused and leave the first unchanged.
         let mut overlap = share(0..3);
         assert!(overlap.merge(share(2..4)).is_err());

@@ -153,7 +153,11 @@ mod tests {
 
     #[test]
     fn grid_is_every_combination() {
-        let g = grid(&[("width", &["4", "5"]), ("height", &["4"]), ("x", &["a", "b"])]);
+        let g = grid(&[
+            ("width", &["4", "5"]),
+            ("height", &["4"]),
+            ("x", &["a", "b"]),
+        ]);
         let v = g.variants();
         assert_eq!(v.len(), 4);
         assert_eq!(

@@ -264,4 +264,3 @@ pub fn clip(text: &str, width: usize) -> String {
     cut.push('…');
     cut
 }
-

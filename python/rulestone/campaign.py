@@ -1,0 +1,213 @@
+"""Analysis campaigns on Ray: `rulestone analyze` with its games spread over a cluster.
+
+`campaign(path, grid=..., games=..., seed=...)` splits every variant's games into shares (one
+game file, one option set and one range of game numbers each), plays each share as a Ray task,
+and merges them into the report `rulestone analyze` writes for the same arguments: the same
+seeds give the same figures, whatever the number of workers or shares. The games are played by
+the same Rust code as the command line's (`rulestone._rulestone.analysis_share`), and the
+report is rendered by it too (`analysis_report`).
+
+Ray is started locally (`ray.init()`) unless it already runs: call `ray.init(address=...)`
+first to use a cluster. From a shell: `python -m rulestone.campaign FILE --set NAME=V1,V2
+--games N --seed S [--address ADDR] [--format json] [--html PAGE]`.
+"""
+
+import argparse
+import itertools
+import json
+import os
+import sys
+
+from . import _rulestone, load
+
+#: The most variants of one campaign, as `rulestone analyze`.
+MAX_VARIANTS = 64
+#: The most games per variant and kind of play, as `rulestone analyze --games`.
+MAX_GAMES = 10_000
+
+
+class Report:
+    """A campaign's report: `table()` (the terminal table), `json()` (the JSON report as a
+    dict), `json_text()`, `html()` (the self-contained page) and `write_html(path)`, each as
+    `rulestone analyze` renders it. `tasks` is how many Ray tasks played the games."""
+
+    def __init__(self, source, header, shares, tasks):
+        self._source = source
+        self._header = header
+        self._shares = shares
+        self.tasks = tasks
+
+    def _render(self, form):
+        return _rulestone.analysis_report(
+            self._source, json.dumps(self._header), self._shares, form
+        )
+
+    def table(self):
+        return self._render("text")
+
+    def json_text(self):
+        return self._render("json")
+
+    def json(self):
+        return json.loads(self.json_text())
+
+    def html(self):
+        return self._render("html")
+
+    def write_html(self, path):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html())
+
+
+def _text(value):
+    """An option value as `--set` writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _grid(grid):
+    """`{name: value or [values]}` as `[(name, [texts])]`, checked."""
+    axes = []
+    for name, values in (grid or {}).items():
+        if not isinstance(values, (list, tuple)):
+            values = [values]
+        texts = [_text(v) for v in values]
+        if not texts or any(not t.strip() for t in texts):
+            raise _rulestone.GameError(f"option `{name}` is given no value or an empty one")
+        axes.append((str(name), [t.strip() for t in texts]))
+    size = 1
+    for _, values in axes:
+        size *= len(values)
+    if size > MAX_VARIANTS:
+        raise _rulestone.GameError(
+            f"the grid makes {size} variants; a campaign runs at most {MAX_VARIANTS}"
+        )
+    return axes
+
+
+def _count(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _rulestone.GameError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _ranges(games, share):
+    """Game numbers `0..games` in consecutive ranges of at most `share` games: `(first, count)`."""
+    return [(first, min(share, games - first)) for first in range(0, games, share)]
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError as e:
+        raise ImportError(
+            "rulestone.campaign needs Ray: `pip install ray` (or run `rulestone analyze`)"
+        ) from e
+    if not ray.is_initialized():
+        ray.init()
+    return ray
+
+
+def campaign(path, grid=None, agent="mcts:iterations=200", stronger=None, games=100, seed=0,
+             max_steps=1000, share=None):
+    """Runs `rulestone analyze PATH --set ... --agent AGENT --games GAMES --seed SEED
+    --max-steps MAX_STEPS` as Ray tasks and returns its `Report`.
+
+    `grid` maps option names to a value or a list of values (`{"width": [6, 7]}`); the variants
+    are every combination, the last option varying fastest, as `--set` makes them. Each task
+    plays `share` games of one variant (of each kind of play); by default each variant's games
+    are cut into about two shares per CPU of the Ray cluster. Raises `GameError` for a file
+    that does not load, an option or agent it refuses, or counts out of range; nothing is sent
+    to Ray before the arguments are checked."""
+    axes = _grid(grid)
+    _count("games", games, 1, MAX_GAMES)
+    _count("seed", seed, 0, 2**64 - 1)
+    _count("max_steps", max_steps, 1, 100_000)
+    if share is not None:
+        _count("share", share, 1, MAX_GAMES)
+    agent_text, stronger_text = _rulestone.analysis_agents(agent, stronger)
+    # The file is read here and its text sent to the workers, which need not see the file.
+    file = os.fspath(path)
+    try:
+        with open(file, encoding="utf-8") as f:
+            source = f.read()
+    except OSError as e:
+        error = _rulestone.GameError(f"cannot read `{file}`: {e}")
+        error.code = "bad-file"
+        raise error from e
+    variants = [dict(zip([a for a, _ in axes], values))
+                for values in itertools.product(*[v for _, v in axes])]
+    for options in variants:
+        load(source, **options)  # Raises GameError here for a bad option, before any task.
+    ray = _ray()
+    if share is None:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        pieces = max(1, -(-2 * cpus // len(variants)))
+        share = max(1, -(-games // pieces))
+
+    @ray.remote(num_cpus=1)
+    def play(options, first, count):
+        return _rulestone.analysis_share(source, options, agent_text, stronger_text, games, seed,
+                                         first, count, max_steps, 1)
+
+    pending = [[play.remote(options, first, count) for first, count in _ranges(games, share)]
+               for options in variants]
+    shares = [ray.get(refs) for refs in pending]
+    header = {"file": file, "agent": agent_text, "stronger": stronger_text, "games": games,
+              "seed": seed, "max_steps": max_steps, "grid": axes}
+    return Report(source, header, shares, sum(len(p) for p in pending))
+
+
+def main(argv=None):
+    """`python -m rulestone.campaign`: the arguments of `rulestone analyze`, and the Ray
+    cluster's address."""
+    parser = argparse.ArgumentParser(
+        prog="python -m rulestone.campaign",
+        description="rulestone analyze, its games played as Ray tasks",
+    )
+    parser.add_argument("file", help="the game file (.game)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=V1,V2,...",
+                        help="an option's values (repeatable); the variants are every combination")
+    parser.add_argument("--agent", default="mcts:iterations=200")
+    parser.add_argument("--stronger", default=None)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-steps", type=int, default=1000)
+    parser.add_argument("--share", type=int, default=None,
+                        help="games of one variant per task [default: two tasks per CPU]")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--html", metavar="PATH", help="also write the HTML page")
+    parser.add_argument("--address", help="the Ray cluster to join (ray.init(address=...))")
+    parser.add_argument("--num-cpus", type=int, default=None,
+                        help="CPUs of a local Ray instance [default: every core]")
+    args = parser.parse_args(argv)
+    grid = {}
+    for text in args.set:
+        name, sep, values = text.partition("=")
+        if not sep or not name.strip():
+            parser.error(f"`--set {text}`: write NAME=V1,V2,...")
+        if name.strip() in grid:
+            parser.error(f"`{name.strip()}` is set twice")
+        grid[name.strip()] = values.split(",")
+    try:
+        import ray
+    except ImportError:
+        print("error: rulestone.campaign needs Ray: pip install ray", file=sys.stderr)
+        return 2
+    if args.address or args.num_cpus:
+        ray.init(address=args.address, num_cpus=args.num_cpus)
+    try:
+        report = campaign(args.file, grid, args.agent, args.stronger, args.games, args.seed,
+                          args.max_steps, args.share)
+        if args.html:
+            report.write_html(args.html)
+        sys.stdout.write(report.table() if args.format == "text" else report.json_text())
+    except (_rulestone.GameError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
