@@ -17,6 +17,7 @@ import itertools
 import json
 import os
 import sys
+import time
 
 from . import _rulestone, load
 
@@ -29,13 +30,17 @@ MAX_GAMES = 10_000
 class Report:
     """A campaign's report: `table()` (the terminal table), `json()` (the JSON report as a
     dict), `json_text()`, `html()` (the self-contained page) and `write_html(path)`, each as
-    `rulestone analyze` renders it. `tasks` is how many Ray tasks played the games."""
+    `rulestone analyze` renders it. `tasks` is how many Ray tasks played the games,
+    `wall_seconds` how long they took from the first sent to the last gathered, and
+    `cpu_seconds` the CPU time of the worker processes while they played them, all together."""
 
-    def __init__(self, source, header, shares, tasks):
+    def __init__(self, source, header, shares, tasks, wall_seconds, cpu_seconds):
         self._source = source
         self._header = header
         self._shares = shares
         self.tasks = tasks
+        self.wall_seconds = wall_seconds
+        self.cpu_seconds = cpu_seconds
 
     def _render(self, form):
         return _rulestone.analysis_report(
@@ -148,15 +153,21 @@ def campaign(path, grid=None, agent="mcts:iterations=200", stronger=None, games=
 
     @ray.remote(num_cpus=1)
     def play(options, first, count):
-        return _rulestone.analysis_share(source, options, agent_text, stronger_text, games, seed,
-                                         first, count, max_steps, 1)
+        began = time.process_time()
+        played = _rulestone.analysis_share(source, options, agent_text, stronger_text, games,
+                                           seed, first, count, max_steps, 1)
+        return played, time.process_time() - began
 
+    began = time.perf_counter()
     pending = [[play.remote(options, first, count) for first, count in _ranges(games, share)]
                for options in variants]
-    shares = [ray.get(refs) for refs in pending]
+    done = [ray.get(refs) for refs in pending]
+    wall = time.perf_counter() - began
+    shares = [[played for played, _ in variant] for variant in done]
+    cpu = sum(spent for variant in done for _, spent in variant)
     header = {"file": file, "agent": agent_text, "stronger": stronger_text, "games": games,
               "seed": seed, "max_steps": max_steps, "grid": axes}
-    return Report(source, header, shares, sum(len(p) for p in pending))
+    return Report(source, header, shares, sum(len(p) for p in pending), wall, cpu)
 
 
 def main(argv=None):
@@ -203,6 +214,8 @@ def main(argv=None):
         if args.html:
             report.write_html(args.html)
         sys.stdout.write(report.table() if args.format == "text" else report.json_text())
+        print(f"{report.tasks} tasks: {report.wall_seconds:.1f} s wall time, "
+              f"{report.cpu_seconds:.1f} s CPU time in the tasks", file=sys.stderr)
     except (_rulestone.GameError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
