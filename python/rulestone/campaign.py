@@ -5,11 +5,12 @@ game file, one option set and one range of game numbers each), plays each share 
 and merges them into the report `rulestone analyze` writes for the same arguments: the same
 seeds give the same figures, whatever the number of workers or shares. The games are played by
 the same Rust code as the command line's (`rulestone._rulestone.analysis_share`), and the
-report is rendered by it too (`analysis_report`).
+report is rendered by it too (`analysis_report`). `arena(path, agents, grid=..., games=...)` does
+the same for `rulestone arena`, one round robin per variant.
 
 Ray is started locally (`ray.init()`) unless it already runs: call `ray.init(address=...)`
 first to use a cluster. From a shell: `python -m rulestone.campaign FILE --set NAME=V1,V2
---games N --seed S [--address ADDR] [--format json] [--html PAGE]`.
+--games N --seed S [--agents SPECS] [--address ADDR] [--format json] [--html PAGE]`.
 """
 
 import argparse
@@ -114,24 +115,15 @@ def _ray():
     return ray
 
 
-def campaign(path, grid=None, agent="mcts:iterations=200", stronger=None, games=100, seed=0,
-             max_steps=1000, share=None):
-    """Runs `rulestone analyze PATH --set ... --agent AGENT --games GAMES --seed SEED
-    --max-steps MAX_STEPS` as Ray tasks and returns its `Report`.
-
-    `grid` maps option names to a value or a list of values (`{"width": [6, 7]}`); the variants
-    are every combination, the last option varying fastest, as `--set` makes them. Each task
-    plays `share` games of one variant (of each kind of play); by default each variant's games
-    are cut into about two shares per CPU of the Ray cluster. Raises `GameError` for a file
-    that does not load, an option or agent it refuses, or counts out of range; nothing is sent
-    to Ray before the arguments are checked."""
+def _prepare(path, grid, games, seed, max_steps, share, min_steps=1):
+    """The checked arguments: the file's name and text, the grid's axes, and every variant's
+    options (each loaded once here, so that a bad option raises before any task)."""
     axes = _grid(grid)
     _count("games", games, 1, MAX_GAMES)
     _count("seed", seed, 0, 2**64 - 1)
-    _count("max_steps", max_steps, 1, 100_000)
+    _count("max_steps", max_steps, min_steps, 100_000)
     if share is not None:
         _count("share", share, 1, MAX_GAMES)
-    agent_text, stronger_text = _rulestone.analysis_agents(agent, stronger)
     # The file is read here and its text sent to the workers, which need not see the file.
     file = os.fspath(path)
     try:
@@ -145,7 +137,14 @@ def campaign(path, grid=None, agent="mcts:iterations=200", stronger=None, games=
                 for values in itertools.product(*[v for _, v in axes])]
     for options in variants:
         load(source, **options)  # Raises GameError here for a bad option, before any task.
-    ray = _ray()
+    return file, source, axes, variants
+
+
+def _run(ray, variants, games, share, call):
+    """Plays every variant's games `0..games` in shares of `share` games (by default about two
+    shares per CPU of the cluster over all variants), each share a task `call(options, first,
+    count)`; the shares of each variant in order, how many tasks, the wall time and the tasks'
+    CPU time."""
     if share is None:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         pieces = max(1, -(-2 * cpus // len(variants)))
@@ -154,8 +153,7 @@ def campaign(path, grid=None, agent="mcts:iterations=200", stronger=None, games=
     @ray.remote(num_cpus=1)
     def play(options, first, count):
         began = time.process_time()
-        played = _rulestone.analysis_share(source, options, agent_text, stronger_text, games,
-                                           seed, first, count, max_steps, 1)
+        played = call(options, first, count)
         return played, time.process_time() - began
 
     began = time.perf_counter()
@@ -165,9 +163,98 @@ def campaign(path, grid=None, agent="mcts:iterations=200", stronger=None, games=
     wall = time.perf_counter() - began
     shares = [[played for played, _ in variant] for variant in done]
     cpu = sum(spent for variant in done for _, spent in variant)
+    return shares, sum(len(p) for p in pending), wall, cpu
+
+
+def campaign(path, grid=None, agent="mcts:iterations=200", stronger=None, games=100, seed=0,
+             max_steps=1000, share=None):
+    """Runs `rulestone analyze PATH --set ... --agent AGENT --games GAMES --seed SEED
+    --max-steps MAX_STEPS` as Ray tasks and returns its `Report`.
+
+    `grid` maps option names to a value or a list of values (`{"width": [6, 7]}`); the variants
+    are every combination, the last option varying fastest, as `--set` makes them. Each task
+    plays `share` games of one variant (of each kind of play); by default each variant's games
+    are cut into about two shares per CPU of the Ray cluster. Raises `GameError` for a file
+    that does not load, an option or agent it refuses, or counts out of range; nothing is sent
+    to Ray before the arguments are checked."""
+    file, source, axes, variants = _prepare(path, grid, games, seed, max_steps, share)
+    agent_text, stronger_text = _rulestone.analysis_agents(agent, stronger)
+    ray = _ray()
+
+    def call(options, first, count):
+        return _rulestone.analysis_share(source, options, agent_text, stronger_text, games, seed,
+                                         first, count, max_steps, 1)
+
+    shares, tasks, wall, cpu = _run(ray, variants, games, share, call)
     header = {"file": file, "agent": agent_text, "stronger": stronger_text, "games": games,
               "seed": seed, "max_steps": max_steps, "grid": axes}
-    return Report(source, header, shares, sum(len(p) for p in pending), wall, cpu)
+    return Report(source, header, shares, tasks, wall, cpu)
+
+
+class ArenaReport:
+    """One variant's round robin: `options` (the variant's option values, as given),
+    `table()` and `json()` (a dict; `json_text()` the text), as `rulestone arena` prints them
+    for that variant (`--set NAME=VALUE` for each of `options`)."""
+
+    def __init__(self, source, options, call, shares):
+        self._source = source
+        self.options = options
+        self._call = call
+        self._shares = shares
+
+    def _render(self, form):
+        return self._call(self._source, self.options, self._shares, form)
+
+    def table(self):
+        return self._render("text")
+
+    def json_text(self):
+        return self._render("json")
+
+    def json(self):
+        return json.loads(self.json_text())
+
+
+class ArenaCampaign(list):
+    """The round robins of an arena campaign, one `ArenaReport` per variant in grid order, with
+    the campaign's `tasks`, `wall_seconds` and `cpu_seconds` (as for `Report`)."""
+
+
+def arena(path, agents, grid=None, games=20, seed=1, max_steps=1000, share=None):
+    """Runs `rulestone arena PATH --set ... --agents AGENTS --games GAMES --seed SEED
+    --max-steps MAX_STEPS` for every variant of `grid` (as for `campaign`) as Ray tasks, each
+    task playing `share` games of every pair of one variant; returns an `ArenaCampaign`, a list
+    of `ArenaReport`s. `agents` is a comma-separated list of specs or a list of them. Raises
+    `GameError` for bad input before any task is sent."""
+    if not isinstance(agents, str):
+        agents = ",".join(agents)
+    file, source, _, variants = _prepare(path, grid, games, seed, max_steps, share, min_steps=0)
+    _check_arena(source, variants[0], file, agents, games, seed, max_steps)
+    ray = _ray()
+
+    def call(options, first, count):
+        return _rulestone.arena_share(source, options, agents, games, seed, first, count,
+                                      max_steps)
+
+    def render(text, options, shares, form):
+        return _rulestone.arena_report(text, options, file, agents, games, seed, max_steps,
+                                       shares, form)
+
+    shares, tasks, wall, cpu = _run(ray, variants, games, share, call)
+    result = ArenaCampaign(ArenaReport(source, options, render, variant_shares)
+                           for options, variant_shares in zip(variants, shares))
+    result.tasks, result.wall_seconds, result.cpu_seconds = tasks, wall, cpu
+    return result
+
+
+def _check_arena(source, options, file, agents, games, seed, max_steps):
+    """Raises `GameError` for agents or counts `rulestone arena` refuses: the report of no
+    share refuses them before it sees that the shares are missing."""
+    try:
+        _rulestone.arena_report(source, options, file, agents, games, seed, max_steps, [])
+    except _rulestone.GameError as e:
+        if getattr(e, "code", None) != "bad-share":
+            raise
 
 
 def main(argv=None):
@@ -182,8 +269,13 @@ def main(argv=None):
                         help="an option's values (repeatable); the variants are every combination")
     parser.add_argument("--agent", default="mcts:iterations=200")
     parser.add_argument("--stronger", default=None)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--agents", metavar="SPECS", default=None,
+                        help="run `rulestone arena --agents SPECS` for every variant instead")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per variant and kind of play [default: 100]; with "
+                             "--agents, per pair [default: 20]")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="[default: 0; with --agents, 1, as rulestone arena]")
     parser.add_argument("--max-steps", type=int, default=1000)
     parser.add_argument("--share", type=int, default=None,
                         help="games of one variant per task [default: two tasks per CPU]")
@@ -209,11 +301,20 @@ def main(argv=None):
     if args.address or args.num_cpus:
         ray.init(address=args.address, num_cpus=args.num_cpus)
     try:
-        report = campaign(args.file, grid, args.agent, args.stronger, args.games, args.seed,
-                          args.max_steps, args.share)
-        if args.html:
-            report.write_html(args.html)
-        sys.stdout.write(report.table() if args.format == "text" else report.json_text())
+        if args.agents is not None:
+            report = arena(args.file, args.agents, grid, 20 if args.games is None else args.games,
+                           1 if args.seed is None else args.seed, args.max_steps, args.share)
+            if args.format == "text":
+                sys.stdout.write("\n".join(r.table() for r in report))
+            else:
+                sys.stdout.write(json.dumps([r.json() for r in report], indent=2) + "\n")
+        else:
+            report = campaign(args.file, grid, args.agent, args.stronger,
+                              100 if args.games is None else args.games,
+                              0 if args.seed is None else args.seed, args.max_steps, args.share)
+            if args.html:
+                report.write_html(args.html)
+            sys.stdout.write(report.table() if args.format == "text" else report.json_text())
         print(f"{report.tasks} tasks: {report.wall_seconds:.1f} s wall time, "
               f"{report.cpu_seconds:.1f} s CPU time in the tasks", file=sys.stderr)
     except (_rulestone.GameError, OSError) as e:

@@ -1,14 +1,17 @@
-//! Variant analysis in shares, for campaigns that play one analysis on many workers
+//! Variant analysis and round robins in shares, for campaigns that play them on many workers
 //! (`rulestone.campaign`, on Ray): `analysis_share` plays a range of one variant's games and
 //! answers them as JSON text; `analysis_report` merges every variant's shares and renders the
-//! report `rulestone analyze` writes (its table, JSON or HTML page). Both call the command
-//! line's own code (`rulestone-agents`' analysis, `rulestone-report`), so the same seeds give
-//! the same report wherever the games were played.
+//! report `rulestone analyze` writes (its table, JSON or HTML page); `arena_share` and
+//! `arena_report` do the same for `rulestone arena`. They call the command line's own code
+//! (`rulestone-agents`' analysis and contests, `rulestone-report`), so the same seeds give the
+//! same report wherever the games were played.
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rulestone_agents::analysis::{self, AnalysisConfig, PlayedGames};
+use rulestone_agents::contest::{self, ArenaConfig, ArenaGames};
 use rulestone_agents::AgentSpec;
+use rulestone_report::arena::ArenaReport;
 use rulestone_report::{Axis, Grid, Report, VariantReport};
 use rulestone_runtime::BoardGame;
 use rulestone_session::Game;
@@ -246,8 +249,149 @@ fn analysis_report(
     rendered.map_err(|e| game_error(&e, Some("render")))
 }
 
+/// The most agents of one round robin, as `rulestone arena --agents`.
+const MAX_AGENTS: usize = 32;
+
+/// A round robin's settings, as `rulestone arena` checks them.
+fn arena_config(agents: &str, games: u32, seed: u64, max_steps: u32) -> PyResult<ArenaConfig> {
+    let specs = AgentSpec::parse_list(agents).map_err(|e| {
+        game_error(
+            &format!("bad agents `{agents}`: {}\n  help: {}", e.message, e.help),
+            Some("bad-agent"),
+        )
+    })?;
+    if !(2..=MAX_AGENTS).contains(&specs.len()) {
+        return Err(game_error(
+            &format!(
+                "a round robin has 2 to {MAX_AGENTS} agents, not {}",
+                specs.len()
+            ),
+            Some("bad-agent"),
+        ));
+    }
+    if !(1..=MAX_GAMES).contains(&games) || max_steps > MAX_PLIES {
+        return Err(game_error(
+            &format!(
+                "games must be 1 to {MAX_GAMES} and max_steps 0 to {MAX_PLIES}, not {games} and \
+                 {max_steps}"
+            ),
+            Some("bad-count"),
+        ));
+    }
+    Ok(ArenaConfig {
+        specs,
+        games,
+        seed,
+        max_steps,
+        threads: 1,
+        deadline: None,
+    })
+}
+
+/// Plays games `first .. first + count` (of `games` per pair, numbered from 0) of every pair of
+/// a round robin of `agents` (comma-separated specs, as `rulestone arena --agents` reads them),
+/// seeded as `rulestone arena --seed SEED` seeds them, with the GIL released; answers their
+/// tallies as JSON text for `arena_report`.
+#[pyfunction]
+#[pyo3(signature = (path_or_text, options, agents, games, seed, first, count, max_steps = 1000))]
+#[allow(clippy::too_many_arguments)] // One keyword argument per `arena` flag.
+fn arena_share(
+    py: Python<'_>,
+    path_or_text: &str,
+    options: Option<&Bound<'_, PyDict>>,
+    agents: &str,
+    games: u32,
+    seed: u64,
+    first: u32,
+    count: u32,
+    max_steps: u32,
+) -> PyResult<String> {
+    let config = arena_config(agents, games, seed, max_steps)?;
+    let end = first
+        .checked_add(count)
+        .filter(|e| count > 0 && *e <= games);
+    let Some(end) = end else {
+        return Err(game_error(
+            &format!(
+                "the share of games {first} to {first}+{count} is not a nonempty range within \
+                 the {games} games"
+            ),
+            Some("bad-range"),
+        ));
+    };
+    let (game, _) = crate::load_game(py, path_or_text, options)?;
+    let played = py.detach(|| {
+        let make = |_: u64| Ok(BoardGame::new(game.engine()));
+        contest::arena_games(&config, first..end, &make, &|| {})
+    });
+    let share = played.map_err(|e| game_error(&e, Some("threads")))?;
+    serde_json::to_string(&share).map_err(|e| game_error(&e.to_string(), Some("bad-share")))
+}
+
+/// The report of a round robin whose games were played in shares, as `rulestone arena FILE
+/// --set ... --agents AGENTS --games GAMES --seed SEED --max-steps MAX_STEPS` writes it:
+/// `format` `text` (the tables) or `json`. `file` is the game file as the report names it.
+/// Raises `GameError` when the shares do not hold every game of every pair once.
+#[pyfunction]
+#[pyo3(signature = (path_or_text, options, file, agents, games, seed, max_steps, shares,
+                    format = "json"))]
+#[allow(clippy::too_many_arguments)] // One keyword argument per `arena` flag.
+fn arena_report(
+    py: Python<'_>,
+    path_or_text: &str,
+    options: Option<&Bound<'_, PyDict>>,
+    file: &str,
+    agents: &str,
+    games: u32,
+    seed: u64,
+    max_steps: u32,
+    shares: Vec<String>,
+    format: &str,
+) -> PyResult<String> {
+    let config = arena_config(agents, games, seed, max_steps)?;
+    let (game, _) = crate::load_game(py, path_or_text, options)?;
+    let bad = |why: String| game_error(&why, Some("bad-share"));
+    let mut all = ArenaGames::default();
+    for text in &shares {
+        let share: ArenaGames =
+            serde_json::from_str(text).map_err(|e| bad(format!("a share does not read: {e}")))?;
+        all.merge(share).map_err(bad)?;
+    }
+    let n = config.specs.len();
+    if !all.covers(n * (n - 1) / 2, games) {
+        return Err(bad(format!(
+            "the shares do not hold games 0 to {} of every pair exactly once",
+            games - 1
+        )));
+    }
+    let program = &game.program;
+    let report = ArenaReport {
+        title: format!(
+            "{} ({})",
+            program.name,
+            rulestone_session::notation::shown(std::path::Path::new(file))
+        ),
+        options: rulestone_session::notation::options_text(program),
+        games,
+        seed,
+        players: [program.player_name(0), program.player_name(1)],
+        arena: all.arena(&config),
+        stopped: None,
+    };
+    match format {
+        "text" => Ok(rulestone_report::arena::table(&report)),
+        "json" => Ok(rulestone_report::arena::json(&report)),
+        other => Err(game_error(
+            &format!("format must be `text` or `json`, not `{other}`"),
+            Some("bad-format"),
+        )),
+    }
+}
+
 /// Adds the campaign functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(arena_share, m)?)?;
+    m.add_function(wrap_pyfunction!(arena_report, m)?)?;
     m.add_function(wrap_pyfunction!(analysis_agents, m)?)?;
     m.add_function(wrap_pyfunction!(analysis_share, m)?)?;
     m.add_function(wrap_pyfunction!(analysis_report, m)?)?;

@@ -18,7 +18,7 @@ ray = pytest.importorskip("ray")
 
 import rulestone  # noqa: E402
 from rulestone import _rulestone  # noqa: E402
-from rulestone.campaign import campaign, main  # noqa: E402
+from rulestone.campaign import arena, campaign, main  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GAME = "games/clobber.game"
@@ -55,11 +55,14 @@ def at_root(monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
-def analyze(*extra):
-    done = subprocess.run([cli(), "analyze", GAME, *SETS, *FLAGS, *extra], capture_output=True,
-                          text=True, timeout=300)
+def run(*args):
+    done = subprocess.run([cli(), *args], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def analyze(*extra):
+    return run("analyze", GAME, *SETS, *FLAGS, *extra)
 
 
 def test_campaign_reports_what_analyze_reports(tmp_path):
@@ -133,3 +136,49 @@ def test_shares_that_do_not_cover_the_games_raise():
             _rulestone.analysis_report(SOURCE, header, shares)
     with pytest.raises(rulestone.GameError):
         _rulestone.analysis_report(SOURCE, header, whole, "pdf")
+
+
+AGENTS = "random,mcts:iterations=10,mcts:iterations=30"
+ARENA = ["--agents", AGENTS, "--games", "6", "--seed", "3", "--max-steps", "200"]
+
+
+def test_an_arena_campaign_reports_what_arena_reports():
+    reports = arena(GAME, AGENTS, GRID, games=6, seed=3, max_steps=200, share=4)
+    # Two variants, each in shares of 4 and 2 games of every pair.
+    assert reports.tasks == 4 and len(reports) == 2
+    for report in reports:
+        sets = [word for name, value in report.options.items()
+                for word in ("--set", f"{name}={value}")]
+        assert report.json() == json.loads(run("arena", GAME, *sets, *ARENA, "--format", "json"))
+        assert report.table() == run("arena", GAME, *sets, *ARENA)
+    again = arena(GAME, AGENTS.split(","), GRID, games=6, seed=3, max_steps=200, share=1)
+    assert [r.json() for r in again] == [r.json() for r in reports]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: arena("games/missing.game", AGENTS),
+    lambda: arena(GAME, "random"),
+    lambda: arena(GAME, "random,mcts:iterations=x"),
+    lambda: arena(GAME, AGENTS, {"rows": 0}),
+    lambda: arena(GAME, AGENTS, games=0),
+    lambda: arena(GAME, AGENTS, seed=-1),
+    lambda: arena(GAME, AGENTS, share=0),
+    lambda: arena(GAME, AGENTS, max_steps=100_001),
+], ids=["missing-file", "one-agent", "bad-agent", "bad-value", "no-games", "negative-seed",
+        "empty-share", "too-many-steps"])
+def test_bad_arena_input_raises(call):
+    with pytest.raises(rulestone.GameError):
+        call()
+
+
+def test_arena_shares_that_do_not_cover_the_games_raise():
+    share = lambda first, count: _rulestone.arena_share(  # noqa: E731
+        SOURCE, {}, "random,random", 4, 0, first, count)
+    report = lambda shares: _rulestone.arena_report(  # noqa: E731
+        SOURCE, {}, GAME, "random,random", 4, 0, 1000, shares)
+    assert json.loads(report([share(0, 2), share(2, 2)]))["games_per_pair"] == 4
+    for shares in ([share(0, 2)], [share(0, 3), share(2, 2)], ["{}"], ["not json"], []):
+        with pytest.raises(rulestone.GameError):
+            report(shares)
+    with pytest.raises(rulestone.GameError):
+        share(3, 2)

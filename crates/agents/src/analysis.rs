@@ -704,7 +704,12 @@ mod tests {
                 1 => Some(GameResult::Draw),
                 _ => None,
             };
-            played(result, 3 + g, if g % 2 == 0 { "a" } else { "b" }, &[4, g])
+            played(
+                result,
+                3 + g,
+                if g.is_multiple_of(2) { "a" } else { "b" },
+                &[4, g],
+            )
         };
         let games: Vec<(u32, KeptGame)> = range.map(|g| (g, game(g).into())).collect();
         PlayedGames {

@@ -1,13 +1,15 @@
 //! The report of a variant analysis (`rulestone analyze`, and a campaign of the Python package
 //! that plays its games on many machines): the [`Report`] of every variant's statistics, and
 //! its three renderings, the terminal table ([`table`]), JSON ([`json`]) and one
-//! self-contained HTML page with plots ([`html::page`]).
+//! self-contained HTML page with plots ([`html::page`]); and the report of a round robin
+//! (`rulestone arena`), as a table or JSON ([`arena`]).
 //!
 //! Invariants: this crate only renders; the games are played and measured by
-//! `rulestone-agents` (`analysis`), so that the same statistics give the same report whoever
-//! played them. Every rendering depends only on the [`Report`]; every text from the game or
+//! `rulestone-agents` (`analysis`, `contest`), so that the same statistics give the same
+//! report whoever played them. Every rendering depends only on the [`Report`]; every text from the game or
 //! the caller is escaped in the HTML page.
 
+pub mod arena;
 pub mod html;
 mod plots;
 mod table;
