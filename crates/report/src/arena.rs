@@ -10,7 +10,7 @@ use rulestone_session::notation::plural;
 /// A round robin's results and what its report says about it.
 #[derive(Clone, Debug)]
 pub struct ArenaReport {
-    /// The game's name and file, `Connect Four (games/connect4.game)`.
+    /// The game's name and file, `NAME (path/to/file.game)`.
     pub title: String,
     /// The option values, `width=7, height=6`, if the game has options.
     pub options: Option<String>,
