@@ -1,7 +1,7 @@
 //! The HTML report of a variant analysis: one self-contained page (inline style and SVG, no
-//! script, no address), with the tables of the terminal report and the plots of [`plots`].
+//! script, no address), with the tables of the terminal report and its plots (SVG).
 //!
-//! Invariant: every text that comes from the game or the arguments is escaped ([`escape`]).
+//! Invariant: every text that comes from the game or the arguments is escaped.
 
 use std::fmt::Write as _;
 

@@ -60,7 +60,7 @@ fn heading(report: &Report) -> String {
 const LIMIT_WARNING: f64 = 0.1;
 
 /// The warnings on games that did not count fully: first the games `--time-limit` left
-/// unplayed, then one line per variant where at least [`LIMIT_WARNING`] of some kind of
+/// unplayed, then one line per variant where at least a tenth of some kind of
 /// play's games were stopped by the step limit, saying what it means and what to do.
 pub fn limit_warnings(report: &Report) -> Vec<String> {
     let stop = report
