@@ -155,6 +155,13 @@ def test_an_arena_campaign_reports_what_arena_reports():
     assert [r.json() for r in again] == [r.json() for r in reports]
 
 
+def test_the_command_runs_an_arena_campaign(capsys):
+    code = main([GAME, "--set", "rows=4", *ARENA, "--share", "5", "--format", "json"])
+    assert code == 0
+    expected = json.loads(run("arena", GAME, "--set", "rows=4", *ARENA, "--format", "json"))
+    assert json.loads(capsys.readouterr().out) == [expected]
+
+
 @pytest.mark.parametrize("call", [
     lambda: arena("games/missing.game", AGENTS),
     lambda: arena(GAME, "random"),
