@@ -285,6 +285,8 @@ def main(argv=None):
     parser.add_argument("--num-cpus", type=int, default=None,
                         help="CPUs of a local Ray instance [default: every core]")
     args = parser.parse_args(argv)
+    if args.agents is not None and args.html:
+        parser.error("--html is a page of analyze's report; an arena has none")
     grid = {}
     for text in args.set:
         name, sep, values = text.partition("=")
