@@ -3,7 +3,9 @@
 `load` reads a `.game` file (or its text) into a `Game`; a `State` is a position in play, with
 moves by action id (OpenSpiel's style) or by notation, numpy observation tensors and undo. The
 agents (`mcts`, `alphabeta`, `random_move`, `agent`), `Game.perft`, `Game.playouts` and `Batch.step` run
-in Rust with the GIL released. The reference is docs/python.md in the repository.
+in Rust with the GIL released. `rulestone.campaign` (with Ray installed) plays `rulestone analyze`
+and `rulestone arena` as Ray tasks and gathers the same reports. The reference is docs/python.md
+in the repository.
 """
 
 from ._rulestone import (

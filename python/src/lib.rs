@@ -18,6 +18,7 @@
 #![allow(unsafe_code)]
 
 mod agents;
+mod campaign;
 mod errors;
 mod game;
 mod state;
@@ -85,6 +86,36 @@ fn source_of(path_or_text: &str) -> PyResult<(String, String)> {
     Ok((path_or_text.to_string(), text))
 }
 
+/// The game `path_or_text` names (see [`source_of`]) with `sets`, loaded with the GIL
+/// released; `GameError` when it does not load.
+pub(crate) fn load_sets(
+    py: Python<'_>,
+    path_or_text: &str,
+    sets: Vec<(String, String)>,
+) -> PyResult<(Game, Vec<(String, String)>)> {
+    let (name, source) = source_of(path_or_text)?;
+    let loaded = py.detach(|| Game::load(&name, source, &sets, Compiled::NONE));
+    let game = loaded.map_err(|e| errors::load_error(&e))?;
+    Ok((game, sets))
+}
+
+/// [`load_sets`] with option values from keyword arguments.
+pub(crate) fn load_game(
+    py: Python<'_>,
+    path_or_text: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(Game, Vec<(String, String)>)> {
+    let mut sets = Vec::new();
+    if let Some(options) = options {
+        for (key, value) in options.iter() {
+            let key: String = key.extract()?;
+            let value = option_value(&key, &value)?;
+            sets.push((key, value));
+        }
+    }
+    load_sets(py, path_or_text, sets)
+}
+
 /// Loads a board game from a `.game` file's path (or its text, when the string holds a line
 /// break) with option values as keyword arguments, e.g. `load("variant.game", size=7)`.
 /// Raises `GameError` with the rendered diagnostics (codes, spans, help) when it does not load.
@@ -95,17 +126,7 @@ fn load(
     path_or_text: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyGame> {
-    let (name, source) = source_of(path_or_text)?;
-    let mut sets = Vec::new();
-    if let Some(options) = options {
-        for (key, value) in options.iter() {
-            let key: String = key.extract()?;
-            let value = option_value(&key, &value)?;
-            sets.push((key, value));
-        }
-    }
-    let loaded = py.detach(|| Game::load(&name, source, &sets, Compiled::NONE));
-    let game = loaded.map_err(|e| errors::load_error(&e))?;
+    let (game, sets) = load_game(py, path_or_text, options)?;
     Ok(PyGame::new(Arc::new(game), sets))
 }
 
@@ -117,6 +138,7 @@ fn _rulestone(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyBatch>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     agents::register(m)?;
+    campaign::register(m)?;
     m.add("CHANCE_PLAYER", state::CHANCE)?;
     m.add("TERMINAL_PLAYER", state::TERMINAL)?;
     Ok(())

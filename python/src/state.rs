@@ -6,6 +6,7 @@ use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
 use rulestone_runtime::{GameResult, Move};
+use rulestone_session::actions::ActionSpace;
 use rulestone_session::{board, notation, observe, BadAction, Game, Position};
 
 use crate::errors::{bad_action, bad_move, game_error};
@@ -59,10 +60,12 @@ fn returns_of(result: Option<GameResult>) -> [f64; 2] {
     }
 }
 
-/// The legal moves' decisions, none once the game is over.
+/// The legal moves' decisions, none once the game is over. The moves are listed once: a game
+/// with no result yet is over exactly when none is legal (`Position::outcome` lists them to
+/// tell).
 fn legal_decisions(p: &mut Position<'_>) -> Vec<Move> {
     let mut legal = Vec::new();
-    if p.outcome().is_none() {
+    if p.engine().state.result.is_none() {
         p.engine().legal_moves(&mut legal);
     }
     legal
@@ -89,8 +92,13 @@ fn ids_of(game: &Game, legal: &[Move]) -> PyResult<Vec<u64>> {
 pub struct PyState {
     live: Live,
     /// The legal moves of this position, listed once and kept until it changes: a loop of
-    /// `legal_actions` then `apply_action` lists them once a move.
+    /// `is_terminal`, `legal_actions` and `apply_action` lists them once a move.
     legal: Option<Vec<Move>>,
+    /// Their action ids, ascending, once asked for; kept as long as `legal`.
+    ids: Option<Vec<u64>>,
+    /// Their notation, in generation order, once asked for; kept as long as `legal`, so that
+    /// a loop of `legal_moves` and `apply_move` writes the moves once a move.
+    texts: Option<Vec<(Move, String)>>,
 }
 
 impl PyState {
@@ -98,6 +106,8 @@ impl PyState {
         PyState {
             live: Live::start(game),
             legal: None,
+            ids: None,
+            texts: None,
         }
     }
 
@@ -106,8 +116,29 @@ impl PyState {
     }
 
     pub fn position<R>(&mut self, f: impl FnOnce(&mut Position<'_>) -> R) -> R {
-        self.legal = None;
+        self.changed();
         self.live.with(f)
+    }
+
+    /// Forgets what was kept of the position before a change.
+    fn changed(&mut self) {
+        self.legal = None;
+        self.ids = None;
+        self.texts = None;
+    }
+
+    /// The legal moves with their notation (none once the game is over), written when the
+    /// position changed since.
+    fn texts(&mut self) -> &[(Move, String)] {
+        let live = &mut self.live;
+        self.texts.get_or_insert_with(|| {
+            live.with(|p| {
+                if p.engine().state.result.is_some() {
+                    return Vec::new();
+                }
+                notation::legal_with_text(p.engine())
+            })
+        })
     }
 
     /// The legal moves, listed when the position changed since.
@@ -117,10 +148,24 @@ impl PyState {
     }
 
     pub fn apply_text(&mut self, text: &str) -> PyResult<String> {
-        self.legal = None;
-        self.live
-            .with(|p| p.apply_text(text))
-            .map_err(|e| bad_move(text, &e))
+        // A text that is exactly one listed move's is that move, as `find_move` reads it;
+        // anything else (case, ambiguity, mistakes) is left to `find_move` and its reasons.
+        let wanted = notation::normalize(text);
+        let found = self.texts.as_ref().and_then(|texts| {
+            let mut exact = texts.iter().filter(|(_, t)| *t == wanted);
+            match (exact.next(), exact.next()) {
+                (Some((m, _)), None) => Some(*m),
+                _ => None,
+            }
+        });
+        self.changed();
+        match found {
+            Some(m) => Ok(self.live.with(|p| p.play(m))),
+            None => self
+                .live
+                .with(|p| p.apply_text(text))
+                .map_err(|e| bad_move(text, &e)),
+        }
     }
 
     pub fn result_text(&mut self) -> Option<String> {
@@ -169,10 +214,11 @@ impl PyState {
     /// The player to move (0 or 1), `CHANCE_PLAYER` (-1) when chance decides, or
     /// `TERMINAL_PLAYER` (-4) once the game is over.
     fn current_player(&mut self) -> i64 {
+        if self.legal().is_empty() {
+            return TERMINAL;
+        }
         self.live.with(|p| {
-            if p.outcome().is_some() {
-                TERMINAL
-            } else if !legal_decisions(p).is_empty() && p.engine().chance() {
+            if p.engine().chance() {
                 CHANCE
             } else {
                 i64::from(p.to_move())
@@ -182,8 +228,13 @@ impl PyState {
 
     /// The legal moves' action ids, ascending (at a chance node, the outcomes').
     fn legal_actions(&mut self) -> PyResult<Vec<u64>> {
+        if let Some(ids) = &self.ids {
+            return Ok(ids.clone());
+        }
         let game = Arc::clone(self.game());
-        ids_of(&game, self.legal())
+        let ids = ids_of(&game, self.legal())?;
+        self.ids = Some(ids.clone());
+        Ok(ids)
     }
 
     /// A 0/1 array over every action id: 1 where the action is legal here.
@@ -200,8 +251,7 @@ impl PyState {
 
     /// The legal moves in notation, in generation order.
     fn legal_moves(&mut self) -> Vec<String> {
-        self.live
-            .with(|p| p.legal().into_iter().map(|m| m.text).collect())
+        self.texts().iter().map(|(_, t)| t.clone()).collect()
     }
 
     /// The notation of the legal move with id `action`.
@@ -235,13 +285,15 @@ impl PyState {
         let m = space
             .decisions(action)
             .map_err(|e| bad_action(&BadAction::Invalid(e)))?;
-        if let Some(result) = self.result_text() {
+        // No legal move and the game is over are one (see `legal_decisions`).
+        if self.legal().is_empty() {
+            let result = self.result_text().unwrap_or_default();
             return Err(bad_action(&BadAction::GameOver(result)));
         }
         if !self.legal().contains(&m) {
             return Err(bad_action(&BadAction::Illegal(action)));
         }
-        self.legal = None;
+        self.changed();
         Ok(self.live.with(|p| p.play(m)))
     }
 
@@ -252,7 +304,7 @@ impl PyState {
 
     /// Takes back the last move; returns its notation. `GameError` at the start.
     fn undo(&mut self) -> PyResult<String> {
-        self.legal = None;
+        self.changed();
         self.live
             .with(|p| p.undo())
             .ok_or_else(|| game_error("no move has been played", Some("nothing-to-undo")))
@@ -274,7 +326,7 @@ impl PyState {
     }
 
     fn is_terminal(&mut self) -> bool {
-        self.live.with(|p| p.outcome().is_some())
+        self.legal().is_empty()
     }
 
     /// Each player's return: 1 for a win, -1 for a loss, 0 for a draw or while play goes on.
@@ -412,7 +464,40 @@ fn mask_size(game: &Game) -> PyResult<usize> {
 #[pyclass(name = "Batch", module = "rulestone")]
 pub struct PyBatch {
     game: Arc<Game>,
-    states: Vec<Live>,
+    states: Vec<Slot>,
+}
+
+/// A state of a batch and its legal moves, listed once a step: `masks`, `current_players` and
+/// the next `step` read them, and whether the game ended is whether there are none.
+struct Slot {
+    live: Live,
+    legal: Vec<Move>,
+}
+
+impl Slot {
+    fn start(game: Arc<Game>) -> Slot {
+        let mut live = Live::start(game);
+        let legal = live.with(legal_decisions);
+        Slot { live, legal }
+    }
+
+    fn list(&mut self) {
+        self.legal = self.live.with(legal_decisions);
+    }
+
+    /// Plays the move with id `action` when it is legal here.
+    fn apply(&mut self, space: ActionSpace, action: u64) -> Result<(), BadAction> {
+        let m = space.decisions(action).map_err(BadAction::Invalid)?;
+        if self.legal.is_empty() {
+            let result = self.live.with(|p| p.result_text()).unwrap_or_default();
+            return Err(BadAction::GameOver(result));
+        }
+        if !self.legal.contains(&m) {
+            return Err(BadAction::Illegal(action));
+        }
+        self.live.with(|p| p.play(m));
+        Ok(())
+    }
 }
 
 impl PyBatch {
@@ -425,7 +510,7 @@ impl PyBatch {
         }
         game.actions()
             .map_err(|e| game_error(&e.to_string(), Some("no-action-ids")))?;
-        let states = (0..n).map(|_| Live::start(Arc::clone(&game))).collect();
+        let states = (0..n).map(|_| Slot::start(Arc::clone(&game))).collect();
         Ok(PyBatch { game, states })
     }
 }
@@ -437,25 +522,32 @@ type Stepped = (Vec<[f64; 2]>, Vec<bool>);
 /// already made are taken back. The returns and whether each game ended, then the ended
 /// games started over.
 fn step_all(
-    states: &mut [Live],
+    space: ActionSpace,
+    states: &mut [Slot],
     actions: &[u64],
 ) -> Result<Stepped, (usize, rulestone_session::BadAction)> {
-    for (i, (live, &action)) in states.iter_mut().zip(actions).enumerate() {
-        if let Err(e) = live.with(|p| p.apply_action(action)) {
+    for (i, (slot, &action)) in states.iter_mut().zip(actions).enumerate() {
+        if let Err(e) = slot.apply(space, action) {
             for done in &mut states[..i] {
-                done.with(|p| p.undo());
+                done.live.with(|p| p.undo());
             }
             return Err((i, e));
         }
     }
     let mut rewards = Vec::with_capacity(states.len());
     let mut ended = Vec::with_capacity(states.len());
-    for live in states.iter_mut() {
-        let outcome = live.with(|p| p.outcome());
+    for slot in states.iter_mut() {
+        slot.list();
+        // Over exactly when nothing is legal (see `legal_decisions`).
+        let outcome = if slot.legal.is_empty() {
+            slot.live.with(|p| p.outcome())
+        } else {
+            None
+        };
         rewards.push(returns_of(outcome));
         ended.push(outcome.is_some());
         if outcome.is_some() {
-            *live = Live::start(Arc::clone(live.borrow_owner()));
+            *slot = Slot::start(Arc::clone(slot.live.borrow_owner()));
         }
     }
     Ok((rewards, ended))
@@ -471,9 +563,10 @@ impl PyBatch {
     fn current_players(&mut self) -> Vec<i64> {
         self.states
             .iter_mut()
-            .map(|live| {
-                live.with(|p| {
-                    if !legal_decisions(p).is_empty() && p.engine().chance() {
+            .map(|slot| {
+                let listed = !slot.legal.is_empty();
+                slot.live.with(|p| {
+                    if listed && p.engine().chance() {
                         CHANCE
                     } else {
                         i64::from(p.to_move())
@@ -491,8 +584,8 @@ impl PyBatch {
         let values = py.detach(|| {
             let mut values = vec![0.0f32; n * planes * cells];
             let per = (planes * cells).max(1);
-            for (live, out) in states.iter_mut().zip(values.chunks_mut(per)) {
-                live.with(|p| {
+            for (slot, out) in states.iter_mut().zip(values.chunks_mut(per)) {
+                slot.live.with(|p| {
                     let mover = p.to_move();
                     observe::write(p.engine(), mover, out);
                 });
@@ -523,9 +616,9 @@ impl PyBatch {
         let mask = py.detach(|| {
             let mut mask = vec![0u8; total];
             let space = game.actions().ok();
-            for (live, row) in states.iter_mut().zip(mask.chunks_mut(size.max(1))) {
-                for m in live.with(legal_decisions) {
-                    let id = space.and_then(|s| s.id(&m).ok());
+            for (slot, row) in states.iter_mut().zip(mask.chunks_mut(size.max(1))) {
+                for m in &slot.legal {
+                    let id = space.and_then(|s| s.id(m).ok());
                     if let Some(cell) = id
                         .and_then(|i| usize::try_from(i).ok())
                         .and_then(|i| row.get_mut(i))
@@ -561,11 +654,17 @@ impl PyBatch {
                 Some("bad-count"),
             ));
         }
+        let space = self
+            .game
+            .actions()
+            .map_err(|e| game_error(&e.to_string(), Some("no-action-ids")))?;
         let states = &mut self.states;
-        let (rewards, ended) = py.detach(|| step_all(states, &actions)).map_err(|(i, e)| {
-            let err = bad_action(&e);
-            game_error(&format!("state {i}: {}", err), Some("illegal"))
-        })?;
+        let (rewards, ended) =
+            py.detach(|| step_all(space, states, &actions))
+                .map_err(|(i, e)| {
+                    let err = bad_action(&e);
+                    game_error(&format!("state {i}: {}", err), Some("illegal"))
+                })?;
         let n = rewards.len();
         let flat: Vec<f64> = rewards.into_iter().flatten().collect();
         let array = Array2::from_shape_vec((n, 2), flat)
@@ -578,6 +677,7 @@ impl PyBatch {
         let live = self
             .states
             .get_mut(i)
+            .map(|slot| &mut slot.live)
             .ok_or_else(|| game_error(&format!("no state {i} in this batch"), Some("bad-index")))?;
         let moves: Vec<Move> = live.with(|p| p.played().iter().map(|(m, _)| *m).collect());
         let mut copy = PyState::start(Arc::clone(&self.game));

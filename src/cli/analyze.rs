@@ -1,20 +1,19 @@
 //! `rulestone analyze`: a variant-analysis report for game designers. The `--set` values make
 //! a grid of variants of any kind of game ([`with_variants`]), played by
 //! [`crate::agents::analysis`], and reported as a terminal table, JSON or an HTML page with
-//! plots ([`super::report`]).
+//! plots ([`rulestone_report`]).
 //!
 //! Invariant: everything printed or written, except progress on standard error, depends only
 //! on the arguments other than `--threads` (an agent with a time budget aside).
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use serde::Serialize;
+use rulestone_report::{clip, table, Axis, Grid, Report, VariantReport};
 
-use crate::agents::analysis::{self, AnalysisConfig, Play, PlayStats, VariantStats};
+use crate::agents::analysis::{self, AnalysisConfig, Play, VariantStats};
 use crate::agents::{AgentSpec, SpecError};
 use crate::check::options::split_set;
 use crate::runtime::{Compiled, Game};
@@ -32,9 +31,6 @@ const BARS_SHOWN: usize = 12;
 
 /// The widest variant label in the terminal table.
 const LABEL_WIDTH: usize = 24;
-
-/// The terminal table's width.
-const TABLE_WIDTH: usize = 100;
 
 #[derive(Clone, Debug, Args)]
 pub struct AnalyzeArgs {
@@ -94,49 +90,6 @@ pub struct AnalyzeArgs {
     pub time_limit: Option<std::time::Duration>,
 }
 
-/// The whole report: what the JSON holds and the table and the HTML page show.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Report {
-    pub game: String,
-    pub file: String,
-    /// The players' names, first seat first.
-    pub players: [String; 2],
-    pub agent: String,
-    pub stronger: String,
-    pub games: u32,
-    pub seed: u64,
-    pub max_steps: u32,
-    /// The `--set` options and their values, in the order given.
-    pub grid: Vec<Axis>,
-    pub variants: Vec<VariantReport>,
-    /// The bound that stopped the analysis before every game was played (`--time-limit`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stopped_by: Option<serde_json::Value>,
-    /// Games the bound left unplayed, all variants together.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unplayed: Option<u64>,
-    /// The bound as typed, for the warning (`--time-limit 5 s`).
-    #[serde(skip)]
-    pub stopped_flag: Option<String>,
-}
-
-/// One `--set` option and its values.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Axis {
-    pub option: String,
-    pub values: Vec<String>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct VariantReport {
-    /// The options that vary across the grid, `width=4 height=5`.
-    pub label: String,
-    /// Every option of the variant with its value, defaults included.
-    pub options: BTreeMap<String, String>,
-    #[serde(flatten)]
-    pub stats: VariantStats,
-}
-
 pub(crate) fn run(args: &AnalyzeArgs, compiled: Compiled) -> Result<()> {
     let config = config(args)?;
     let grid = grid(&args.set)?;
@@ -166,7 +119,7 @@ impl OnVariants for Analyze<'_> {
         let stats = play(&self.config, variants, &labels)?;
         let report = report(self.args, &self.config, self.grid, variants, labels, stats);
         if let Some((path, file)) = html {
-            super::report::write(&report, &path, file)?;
+            write_html(&report, &path, file)?;
         }
         match self.args.format {
             Format::Text => emit(&table(&report))?,
@@ -228,12 +181,6 @@ fn spec(flag: &str, text: &str) -> Result<AgentSpec> {
     })
 }
 
-/// The variants: every combination of the `--set` values, the last option varying fastest.
-#[derive(Clone, Debug)]
-struct Grid {
-    axes: Vec<Axis>,
-}
-
 /// Reads `--set NAME=V1,V2,...` arguments into a grid of at most [`MAX_VARIANTS`] variants.
 fn grid(sets: &[String]) -> Result<Grid> {
     let mut axes: Vec<Axis> = Vec::new();
@@ -271,53 +218,6 @@ fn grid(sets: &[String]) -> Result<Grid> {
         .into());
     }
     Ok(Grid { axes })
-}
-
-impl Grid {
-    fn variants(&self) -> Vec<Vec<(String, String)>> {
-        let mut combos = vec![Vec::new()];
-        for axis in &self.axes {
-            combos = combos
-                .into_iter()
-                .flat_map(|c| {
-                    axis.values.iter().map(move |v| {
-                        let mut c = c.clone();
-                        c.push((axis.option.clone(), v.clone()));
-                        c
-                    })
-                })
-                .collect();
-        }
-        combos
-    }
-
-    /// Variant `v`'s varying options, `width=4 height=5`; with nothing varying, every `--set`
-    /// (or `defaults`).
-    fn label(&self, v: usize) -> String {
-        let combos = self.variants();
-        let Some(combo) = combos.get(v) else {
-            return String::new();
-        };
-        let varying: Vec<String> = combo
-            .iter()
-            .filter(|(option, _)| {
-                self.axes
-                    .iter()
-                    .any(|a| a.option == *option && a.values.len() > 1)
-            })
-            .map(|(o, v)| format!("{o}={v}"))
-            .collect();
-        let shown = if varying.is_empty() {
-            combo.iter().map(|(o, v)| format!("{o}={v}")).collect()
-        } else {
-            varying
-        };
-        if shown.is_empty() {
-            "defaults".to_string()
-        } else {
-            shown.join(" ")
-        }
-    }
 }
 
 /// Creates the HTML file before any game is played, so that a bad path fails at once.
@@ -398,266 +298,16 @@ fn report<G>(
 }
 
 fn json(report: &Report) -> Result<String> {
-    serde_json::to_string_pretty(report)
-        .map(|s| s + "\n")
-        .map_err(|e| CliError::new(format!("cannot write JSON: {e}")).into())
+    rulestone_report::json(report).map_err(|e| CliError::new(e).into())
 }
 
-/// The terminal report: a heading, then a table per kind of play, one row per variant.
-pub(crate) fn table(report: &Report) -> String {
-    let mut out = heading(report);
-    for warning in limit_warnings(report) {
-        out.push_str(&wrapped(&format!("warning: {warning}"), 100, "  "));
-    }
-    out.push('\n');
-    out.push_str(&play_table(report, "random play", |v| &v.stats.random));
-    out.push('\n');
-    out.push_str(&play_table(report, "self-play", |v| &v.stats.self_play));
-    out.push('\n');
-    out.push_str(&skill_table(report));
-    out
-}
-
-fn heading(report: &Report) -> String {
-    let mut out = format!(
-        "{} ({}): {}, {} of each kind of play per variant\n",
-        report.game,
-        report.file,
-        super::plural(report.variants.len(), "variant"),
-        super::plural(report.games, "game")
-    );
-    let _ = writeln!(
-        out,
-        "agent {}, stronger agent {}, seed {}, at most {} a game",
-        report.agent,
-        report.stronger,
-        report.seed,
-        super::plural(report.max_steps, "step")
-    );
-    if !report.grid.is_empty() {
-        let grid: Vec<String> = report
-            .grid
-            .iter()
-            .map(|a| format!("{}={}", a.option, a.values.join(",")))
-            .collect();
-        let _ = writeln!(out, "options: {}", grid.join(" "));
-    }
-    let _ = writeln!(
-        out,
-        "1st is {}, 2nd is {}; rates in % with 95% intervals; limit: games stopped at the step limit",
-        report.players[0], report.players[1]
-    );
-    out
-}
-
-/// The share of a kind of play's games stopped by the step limit from which the report warns
-/// that its rates say little.
-const LIMIT_WARNING: f64 = 0.1;
-
-/// The warnings on games that did not count fully: first the games `--time-limit` left
-/// unplayed, then one line per variant where at least [`LIMIT_WARNING`] of some kind of
-/// play's games were stopped by the step limit, saying what it means and what to do.
-pub(crate) fn limit_warnings(report: &Report) -> Vec<String> {
-    let stop = report
-        .stopped_flag
-        .iter()
-        .zip(report.unplayed)
-        .map(|(flag, unplayed)| {
-            format!(
-                "stopped by {flag}: {} not played; the figures are those of the games finished",
-                super::plural(unplayed, "game")
-            )
-        });
-    stop.chain(report.variants.iter().filter_map(|v| {
-        let skill = &v.stats.skill;
-        let shares = [
-            (
-                "random",
-                v.stats.random.step_limit.count,
-                v.stats.random.games,
-            ),
-            (
-                "self-play",
-                v.stats.self_play.step_limit.count,
-                v.stats.self_play.games,
-            ),
-            ("skill", skill.step_limit, skill.games),
-        ];
-        let stopped: Vec<String> = shares
-            .iter()
-            .filter(|(_, n, games)| {
-                *games > 0 && f64::from(*n) >= LIMIT_WARNING * f64::from(*games)
-            })
-            .map(|(kind, n, games)| format!("{n} of {games} {kind} games"))
-            .collect();
-        if stopped.is_empty() {
-            return None;
-        }
-        let variant = if report.grid.is_empty() || v.label.is_empty() {
-            String::new()
-        } else {
-            format!("variant {}: ", v.label)
-        };
-        Some(format!(
-            "{variant}{} stopped at the step limit ({}), neither won nor drawn: the rates \
-                 and the skill score say little about this variant; raise `--max-steps`, or \
-                 make sure the game ends",
-            join_and(&stopped),
-            super::plural(report.max_steps, "step"),
-        ))
-    }))
-    .collect()
-}
-
-/// `text` in lines of at most `width` columns, broken between words, each line after the
-/// first starting with `indent`; a newline ends every line.
-fn wrapped(text: &str, width: usize, indent: &str) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            out.push_str(&line);
-            out.push('\n');
-            line = indent.to_string();
-        } else if !line.is_empty() && line != indent {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
-}
-
-/// `a`, `a and b`, `a, b and c`.
-fn join_and(parts: &[String]) -> String {
-    match parts {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// Win rates by seat, step-limit hits, length and branching of one kind of play.
-fn play_table(report: &Report, title: &str, of: impl Fn(&VariantReport) -> &PlayStats) -> String {
-    let headers = [
-        title,
-        "1st wins",
-        "2nd wins",
-        "draws",
-        "limit",
-        "length (median)",
-        "branching",
-    ];
-    let rows = report
-        .variants
-        .iter()
-        .map(|v| {
-            let s = of(v);
-            vec![
-                clip(&v.label, LABEL_WIDTH),
-                percent_interval(s.first_wins.rate, s.first_wins.low, s.first_wins.high),
-                percent_interval(s.second_wins.rate, s.second_wins.low, s.second_wins.high),
-                percent_interval(s.draws.rate, s.draws.low, s.draws.high),
-                whole(s.step_limit.rate),
-                format!("{:.1} ({})", s.length.mean, s.length.median),
-                s.branching
-                    .mean
-                    .map_or_else(|| "-".to_string(), |b| format!("{b:.1}")),
-            ]
-        })
-        .collect();
-    columns(&headers, rows)
-}
-
-/// The stronger agent's score and the agent's favourite first moves in self-play.
-fn skill_table(report: &Report) -> String {
-    let headers = [
-        "skill",
-        "stronger's score",
-        "agent's first moves (self-play)",
-    ];
-    let rows: Vec<Vec<String>> = report
-        .variants
-        .iter()
-        .map(|v| {
-            let score = &v.stats.skill.score;
-            let openings: Vec<String> = v
-                .stats
-                .self_play
-                .openings
-                .iter()
-                .map(|o| format!("{} {}", o.decision, percent(o.share)))
-                .collect();
-            vec![
-                clip(&v.label, LABEL_WIDTH),
-                percent_interval(score.rate, score.low, score.high),
-                openings.join(", "),
-            ]
-        })
-        .collect();
-    let used = rows
-        .iter()
-        .map(|r| r[0].chars().count())
-        .chain([headers[0].len()])
-        .max()
-        .unwrap_or(0)
-        + headers[1].len()
-        + 4;
-    let rows = rows
-        .into_iter()
-        .map(|mut r| {
-            r[2] = clip(&r[2], TABLE_WIDTH.saturating_sub(used));
-            r
-        })
-        .collect();
-    columns(&headers, rows)
-}
-
-/// Left-aligned columns two spaces apart, trailing spaces trimmed.
-fn columns(headers: &[&str], rows: Vec<Vec<String>>) -> String {
-    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let line = |cells: Vec<String>| {
-        let mut text = String::new();
-        for (cell, w) in cells.iter().zip(&widths) {
-            let _ = write!(text, "{cell:<w$}  ");
-        }
-        text.trim_end().to_string() + "\n"
-    };
-    let mut out = line(headers.iter().map(ToString::to_string).collect());
-    for row in rows {
-        out.push_str(&line(row));
-    }
-    out
-}
-
-/// `55 [40-69]`: a rate and its interval in whole percent.
-pub(crate) fn percent_interval(rate: f64, low: f64, high: f64) -> String {
-    format!("{} [{}-{}]", whole(rate), whole(low), whole(high))
-}
-
-/// `55%`: a share outside a table of rates.
-pub(crate) fn percent(rate: f64) -> String {
-    format!("{}%", whole(rate))
-}
-
-pub(crate) fn whole(rate: f64) -> String {
-    format!("{:.0}", rate * 100.0)
-}
-
-/// At most `width` characters, the last one `…` when cut.
-pub(crate) fn clip(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
-    }
-    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+/// Writes the HTML page to `file` (created at `path` before the games were played).
+fn write_html(report: &Report, path: &Path, mut file: std::fs::File) -> Result<()> {
+    let page = rulestone_report::html::page(report)
+        .map_err(|e| CliError::new(format!("cannot draw the report's plots: {e}")))?;
+    file.write_all(page.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| CliError::io("write", path, &e).into())
 }
 
 #[cfg(test)]
@@ -690,12 +340,5 @@ mod tests {
         assert!(grid(&sets(&["=4"])).is_err());
         assert!(grid(&sets(&["a=1,2,3,4", "b=1,2,3,4", "c=1,2,3,4,5"])).is_err());
         assert!(grid(&sets(&["a=1,2,3,4", "b=1,2,3,4", "c=1,2,3,4"])).is_ok());
-    }
-
-    #[test]
-    fn clipping_marks_the_cut() {
-        assert_eq!(clip("abcdef", 4), "abc…");
-        assert_eq!(clip("abc", 4), "abc");
-        assert_eq!(percent_interval(0.5, 0.3456, 0.7), "50 [35-70]");
     }
 }

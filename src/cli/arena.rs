@@ -1,12 +1,12 @@
 //! `rulestone arena`: agents against each other in a round robin, seats alternated, with
 //! score rates, confidence intervals and Elo ratings.
 
-use std::fmt::Write as _;
 use std::time::Instant;
 
 use clap::Args;
+use rulestone_report::arena::ArenaReport;
 
-use crate::agents::contest::{arena, Arena, ArenaConfig};
+use crate::agents::contest::{arena, ArenaConfig};
 use crate::agents::spec::AGENTS_HELP;
 use crate::agents::AgentSpec;
 use crate::runtime::{Compiled, Game};
@@ -138,9 +138,18 @@ impl OnGame for RoundRobin {
             .time_limit
             .filter(|_| result.unplayed > 0)
             .map(Bound::Time);
+        let report = ArenaReport {
+            title: games.title.clone(),
+            options: games.options.clone(),
+            games: self.config.games,
+            seed: self.config.seed,
+            players,
+            arena: result,
+            stopped: stopped.map(|b| (b.flag(), b.json())),
+        };
         let text = match self.format {
-            Format::Text => report(games, &result, &self.config, &players, stopped),
-            Format::Json => json(games, &result, &self.config, stopped),
+            Format::Text => rulestone_report::arena::table(&report),
+            Format::Json => rulestone_report::arena::json(&report),
         };
         emit(&text)?;
         if stderr_is_tty() {
@@ -151,120 +160,4 @@ impl OnGame for RoundRobin {
             None => Ok(()),
         }
     }
-}
-
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
-
-/// The tables: every pairing from the first agent's side, then the Elo ratings.
-fn report<G>(
-    games: &Games<'_, G>,
-    a: &Arena,
-    config: &ArenaConfig,
-    players: &[String; 2],
-    stopped: Option<Bound>,
-) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{}", games.title);
-    if let Some(o) = &games.options {
-        let _ = writeln!(out, "options: {o}");
-    }
-    let _ = writeln!(
-        out,
-        "{} per pair, seats alternated ({} and {}), seed {}\n",
-        super::plural(config.games, "game"),
-        players[0],
-        players[1],
-        config.seed
-    );
-    let width = a.agents.iter().map(String::len).max().unwrap_or(5).max(5);
-    let _ = writeln!(
-        out,
-        "{:<width$}  {:<width$}  {:>5} {:>5} {:>5}  {:>7}  {:>17}  {:>7}",
-        "agent", "opponent", "wins", "draws", "losses", "score", "95% interval", "length"
-    );
-    for p in &a.pairings {
-        let t = p.tally;
-        let (score, lo, hi) = t.score();
-        let _ = writeln!(
-            out,
-            "{:<width$}  {:<width$}  {:>5} {:>5} {:>5}  {:>7}  {:>17}  {:>7.1}",
-            a.agents[p.first],
-            a.agents[p.second],
-            t.wins,
-            t.draws,
-            t.losses,
-            pct(score),
-            format!("{} – {}", pct(lo), pct(hi)),
-            p.mean_steps
-        );
-        if t.unfinished > 0 {
-            let _ = writeln!(
-                out,
-                "  ({} reached the step limit and count as draws)",
-                super::plural(t.unfinished, "game")
-            );
-        }
-    }
-    let mut ranked: Vec<(usize, f64)> = a.elo.iter().copied().enumerate().collect();
-    ranked.sort_by(|x, y| y.1.total_cmp(&x.1));
-    let _ = writeln!(out, "\n{:<width$}  {:>6}", "agent", "Elo");
-    for (i, elo) in ranked {
-        let _ = writeln!(out, "{:<width$}  {:>+6.0}", a.agents[i], elo);
-    }
-    if let Some(bound) = stopped {
-        let _ = writeln!(
-            out,
-            "\narena stopped by {}: {} not played; the tables above are of the games finished",
-            bound.flag(),
-            super::plural(a.unplayed, "game")
-        );
-    }
-    out
-}
-
-fn json<G>(
-    games: &Games<'_, G>,
-    a: &Arena,
-    config: &ArenaConfig,
-    stopped: Option<Bound>,
-) -> String {
-    let pairings: Vec<serde_json::Value> = a
-        .pairings
-        .iter()
-        .map(|p| {
-            let (score, lo, hi) = p.tally.score();
-            serde_json::json!({
-                "agent": a.agents[p.first],
-                "opponent": a.agents[p.second],
-                "wins": p.tally.wins,
-                "draws": p.tally.draws,
-                "losses": p.tally.losses,
-                "unfinished": p.tally.unfinished,
-                "score": score,
-                "interval": [lo, hi],
-                "mean_length": p.mean_steps,
-            })
-        })
-        .collect();
-    let elo: serde_json::Map<String, serde_json::Value> = a
-        .agents
-        .iter()
-        .zip(&a.elo)
-        .map(|(n, e)| (n.clone(), serde_json::json!(e)))
-        .collect();
-    let mut value = serde_json::json!({
-        "game": games.title,
-        "options": games.options,
-        "games_per_pair": config.games,
-        "seed": config.seed,
-        "pairings": pairings,
-        "elo": elo,
-    });
-    if let (Some(bound), Some(object)) = (stopped, value.as_object_mut()) {
-        object.insert("stopped_by".to_string(), bound.json());
-        object.insert("unplayed".to_string(), serde_json::json!(a.unplayed));
-    }
-    format!("{value:#}\n")
 }

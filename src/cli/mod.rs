@@ -35,7 +35,6 @@ mod play;
 mod playout;
 mod record;
 mod replay;
-mod report;
 mod serve;
 mod solve;
 mod table;

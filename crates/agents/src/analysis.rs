@@ -21,7 +21,7 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::alphabeta::AlphaBetaConfig;
 use super::contest::{mix, play_game_until, wilson, Played};
@@ -286,9 +286,32 @@ where
     G: Game,
     F: Fn(usize, u64) -> G + Sync + ?Sized,
 {
+    let played = play(config, 0..config.games, variants, make, progress)?;
+    Ok(played.iter().map(PlayedGames::stats).collect())
+}
+
+/// Plays games `range` (numbers from 0, below [`AnalysisConfig::games`]) of every kind of play
+/// of every variant in parallel, without measuring them: one share of an analysis split over
+/// several runs or machines. Each game is seeded by its number as in [`analyze`], so the shares
+/// of `0..games`, merged ([`PlayedGames::merge`]), measure what [`analyze`] measures.
+/// `make` and `progress` are as for [`analyze`].
+///
+/// # Errors
+/// The thread pool could not be built.
+pub fn play<G, F>(
+    config: &AnalysisConfig,
+    range: std::ops::Range<u32>,
+    variants: usize,
+    make: &F,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<PlayedGames>, String>
+where
+    G: Game,
+    F: Fn(usize, u64) -> G + Sync + ?Sized,
+{
     // Game by game across variants and kinds of play, so that a deadline leaves every variant
     // about as many games; each game's seeds depend on its job alone, not on this order.
-    let jobs: Vec<Job> = (0..config.games)
+    let jobs: Vec<Job> = range
         .flat_map(|game| {
             (0..variants).flat_map(move |variant| {
                 Play::ALL.into_iter().map(move |play| Job {
@@ -312,23 +335,131 @@ where
             })
             .collect()
     });
-    let mut by_variant: Vec<VariantGames> =
-        (0..variants).map(|_| VariantGames::default()).collect();
+    let mut by_variant: Vec<PlayedGames> = (0..variants).map(|_| PlayedGames::default()).collect();
     for (job, played) in jobs.iter().zip(played) {
         let games = &mut by_variant[job.variant];
         match played {
-            Some(p) => games.of[job.play.index() as usize].push((job.game, p)),
+            Some(p) => games.of[job.play.index() as usize].push((job.game, p.into())),
             None => games.unplayed += 1,
         }
     }
-    Ok(by_variant.iter().map(variant_stats).collect())
+    Ok(by_variant)
 }
 
-/// The games one variant played, by kind of play, each with its number, in order.
-#[derive(Default)]
-struct VariantGames {
-    of: [Vec<(u32, Played)>; 3],
+/// The games one variant played, by kind of play, each with its number, in order: what
+/// [`play`] answers and [`PlayedGames::stats`] measures. Serializable, so that shares played
+/// elsewhere can be sent back and merged.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlayedGames {
+    /// Random play, self-play and the skill games, in that order.
+    of: [Vec<(u32, KeptGame)>; 3],
+    /// Games the deadline left unplayed or cut.
     unplayed: u32,
+}
+
+/// One game as [`PlayedGames`] keeps it: [`Played`] with its result as a number (the winner's
+/// seat, -1 for a draw, none when the step limit stopped it), so that it serializes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct KeptGame {
+    result: Option<i16>,
+    steps: u32,
+    opening: Option<String>,
+    branching: Vec<u32>,
+}
+
+impl From<Played> for KeptGame {
+    fn from(p: Played) -> KeptGame {
+        KeptGame {
+            result: p.result.map(|r| match r {
+                GameResult::Win(seat) => i16::from(seat),
+                GameResult::Draw => -1,
+            }),
+            steps: p.steps,
+            opening: p.opening,
+            branching: p.branching,
+        }
+    }
+}
+
+impl KeptGame {
+    fn played(&self) -> Played {
+        Played {
+            result: self.result.map(|r| match u8::try_from(r) {
+                Ok(seat) => GameResult::Win(seat),
+                Err(_) => GameResult::Draw,
+            }),
+            steps: self.steps,
+            opening: self.opening.clone(),
+            branching: self.branching.clone(),
+        }
+    }
+}
+
+impl PlayedGames {
+    /// Adds the games of `other` (another share of the same variant's analysis), keeping each
+    /// kind of play's games in number order.
+    ///
+    /// # Errors
+    /// A game number in both shares (the shares overlap); `self` is left unchanged.
+    pub fn merge(&mut self, other: PlayedGames) -> Result<(), String> {
+        for (mine, theirs) in self.of.iter().zip(&other.of) {
+            let numbers: std::collections::BTreeSet<u32> = mine.iter().map(|g| g.0).collect();
+            if let Some((g, _)) = theirs.iter().find(|g| numbers.contains(&g.0)) {
+                return Err(format!("game {g} is in two of the shares merged"));
+            }
+        }
+        for (mine, theirs) in self.of.iter_mut().zip(other.of) {
+            mine.extend(theirs);
+            mine.sort_by_key(|g| g.0);
+        }
+        self.unplayed = self.unplayed.saturating_add(other.unplayed);
+        Ok(())
+    }
+
+    /// How many games are held, every kind of play together, and how many were left unplayed.
+    #[must_use]
+    pub fn counts(&self) -> (u64, u32) {
+        let held = self.of.iter().map(|g| g.len() as u64).sum();
+        (held, self.unplayed)
+    }
+
+    /// The numbers of the games held of each kind of play, in order (random play, self-play,
+    /// skill), for checking that shares cover an analysis.
+    #[must_use]
+    pub fn numbers(&self) -> [Vec<u32>; 3] {
+        self.of
+            .clone()
+            .map(|games| games.iter().map(|g| g.0).collect())
+    }
+
+    /// The variant's statistics: random play, self-play, then the skill games.
+    #[must_use]
+    pub fn stats(&self) -> VariantStats {
+        let of = |play: Play| -> Vec<Played> {
+            self.of[play.index() as usize]
+                .iter()
+                .map(|(_, g)| g.played())
+                .collect()
+        };
+        let (random, self_play) = (of(Play::Random), of(Play::SelfPlay));
+        let skill: Vec<(u32, Played)> = self.of[Play::Skill.index() as usize]
+            .iter()
+            .map(|(n, g)| (*n, g.played()))
+            .collect();
+        let longest = random
+            .iter()
+            .chain(&self_play)
+            .map(|p| p.steps)
+            .max()
+            .unwrap_or(0);
+        let bin_width = bin_width(longest);
+        VariantStats {
+            random: play_stats(&random, bin_width),
+            self_play: play_stats(&self_play, bin_width),
+            skill: skill_stats(&skill),
+            unplayed: self.unplayed,
+        }
+    }
 }
 
 /// Plays one game of the analysis; `None` when the deadline left it unplayed or cut it.
@@ -353,30 +484,6 @@ where
         config.max_steps,
         config.deadline,
     )
-}
-
-/// One variant's statistics from its games: random play, self-play, then the skill games.
-fn variant_stats(games: &VariantGames) -> VariantStats {
-    let of = |play: Play| -> Vec<Played> {
-        games.of[play.index() as usize]
-            .iter()
-            .map(|(_, p)| p.clone())
-            .collect()
-    };
-    let (random, self_play) = (of(Play::Random), of(Play::SelfPlay));
-    let longest = random
-        .iter()
-        .chain(&self_play)
-        .map(|p| p.steps)
-        .max()
-        .unwrap_or(0);
-    let bin_width = bin_width(longest);
-    VariantStats {
-        random: play_stats(&random, bin_width),
-        self_play: play_stats(&self_play, bin_width),
-        skill: skill_stats(&games.of[Play::Skill.index() as usize]),
-        unplayed: games.unplayed,
-    }
 }
 
 /// Statistics by seat of games between equal players.
@@ -587,6 +694,51 @@ mod tests {
         let s = skill_stats(&games);
         assert_eq!((s.wins, s.losses, s.draws), (1, 1, 1));
         assert!((s.score.rate - 0.5).abs() < 1e-12);
+    }
+
+    /// Variant games `range` of every kind of play, as [`play`] would keep them.
+    fn share(range: std::ops::Range<u32>) -> PlayedGames {
+        let game = |g: u32| {
+            let result = match g % 3 {
+                0 => Some(GameResult::Win(0)),
+                1 => Some(GameResult::Draw),
+                _ => None,
+            };
+            played(
+                result,
+                3 + g,
+                if g.is_multiple_of(2) { "a" } else { "b" },
+                &[4, g],
+            )
+        };
+        let games: Vec<(u32, KeptGame)> = range.map(|g| (g, game(g).into())).collect();
+        PlayedGames {
+            of: [games.clone(), games.clone(), games],
+            unplayed: 0,
+        }
+    }
+
+    #[test]
+    fn shares_merge_into_the_whole() {
+        let whole = share(0..9);
+        // Merged in any order, the shares hold the same games as the whole, in order.
+        let mut merged = share(5..9);
+        merged.merge(share(0..2)).expect("disjoint shares");
+        merged.merge(share(2..5)).expect("disjoint shares");
+        assert_eq!(merged, whole);
+        assert_eq!(merged.stats(), whole.stats());
+        assert_eq!(merged.counts(), (27, 0));
+        assert_eq!(merged.numbers()[2], (0..9).collect::<Vec<_>>());
+        // Results survive the round trip through the kept form.
+        let skill = whole.stats().skill;
+        assert_eq!(
+            (skill.wins, skill.losses, skill.draws, skill.step_limit),
+            (2, 1, 3, 3)
+        );
+        // Overlapping shares are refused and leave the first unchanged.
+        let mut overlap = share(0..3);
+        assert!(overlap.merge(share(2..4)).is_err());
+        assert_eq!(overlap, share(0..3));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use super::{Agent, AgentSpec};
 use rulestone_runtime::{Game, GameResult};
@@ -101,7 +102,7 @@ pub fn play_game_until<G: Game>(
 }
 
 /// Wins, draws and losses of one agent against another, over games with seats alternated.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     pub wins: u32,
     pub draws: u32,
@@ -192,12 +193,32 @@ where
     G: Game,
     F: Fn(u64) -> Result<G, String> + Sync,
 {
+    Ok(arena_games(config, 0..config.games, make, progress)?.arena(config))
+}
+
+/// Plays games `range` (numbers from 0, below [`ArenaConfig::games`]) of every pair of agents,
+/// seeded as [`arena`] seeds them, and tallies them: one share of a round robin split over
+/// several runs or machines. The shares of `0..games`, merged ([`ArenaGames::merge`]), give
+/// what [`arena`] gives.
+///
+/// # Errors
+/// The thread pool could not be built, or `make` failed (its message).
+pub fn arena_games<G, F>(
+    config: &ArenaConfig,
+    range: std::ops::Range<u32>,
+    make: &F,
+    progress: &(dyn Fn() + Sync),
+) -> Result<ArenaGames, String>
+where
+    G: Game,
+    F: Fn(u64) -> Result<G, String> + Sync,
+{
     let n = config.specs.len();
     let pairs: Vec<(usize, usize)> = (0..n)
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
         .collect();
     let jobs: Vec<(usize, u32)> = (0..pairs.len())
-        .flat_map(|p| (0..config.games).map(move |g| (p, g)))
+        .flat_map(|p| range.clone().map(move |g| (p, g)))
         .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
@@ -231,20 +252,16 @@ where
             })
             .collect::<Result<_, String>>()
     })?;
-    let mut pairings: Vec<Pairing> = pairs
-        .iter()
-        .map(|&(first, second)| Pairing {
-            first,
-            second,
-            tally: Tally::default(),
-            mean_steps: 0.0,
-        })
-        .collect();
-    let unplayed = outcomes.iter().filter(|o| o.is_none()).count() as u64;
-    for (p, played, swapped) in outcomes.iter().flatten() {
-        let pairing = &mut pairings[*p];
+    let mut shares: Vec<PairGames> = pairs.iter().map(|_| PairGames::default()).collect();
+    for (&(p, g), outcome) in jobs.iter().zip(&outcomes) {
+        let share = &mut shares[p];
+        share.numbers.push(g);
+        let Some((_, played, swapped)) = outcome else {
+            share.unplayed += 1;
+            continue;
+        };
         let first_seat = u8::from(*swapped);
-        let t = &mut pairing.tally;
+        let t = &mut share.tally;
         match played.result {
             Some(GameResult::Win(w)) if w == first_seat => t.wins += 1,
             Some(GameResult::Win(_)) => t.losses += 1,
@@ -254,18 +271,100 @@ where
                 t.unfinished += 1;
             }
         }
-        pairing.mean_steps += f64::from(played.steps);
+        share.steps += u64::from(played.steps);
     }
-    for p in &mut pairings {
-        p.mean_steps /= f64::from(p.tally.games().max(1));
+    Ok(ArenaGames { pairs: shares })
+}
+
+/// The tallied games of a round robin, or of a share of it ([`arena_games`]), pair by pair in
+/// [`arena`]'s order. Serializable, so that shares played elsewhere can be sent back and merged.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaGames {
+    pairs: Vec<PairGames>,
+}
+
+/// One pair's games of a share: their numbers, their tally from the pair's first agent's side,
+/// their decisions in all, and how many the deadline left unplayed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct PairGames {
+    numbers: Vec<u32>,
+    tally: Tally,
+    steps: u64,
+    unplayed: u32,
+}
+
+impl ArenaGames {
+    /// Adds the games of `other`, another share of the same round robin.
+    ///
+    /// # Errors
+    /// The shares are of round robins of different sizes, or a game is in both; `self` is left
+    /// unchanged.
+    pub fn merge(&mut self, other: ArenaGames) -> Result<(), String> {
+        if self.pairs.is_empty() {
+            *self = other;
+            return Ok(());
+        }
+        if other.pairs.len() != self.pairs.len() {
+            return Err(format!(
+                "a share of {} pairs cannot join one of {}",
+                other.pairs.len(),
+                self.pairs.len()
+            ));
+        }
+        for (mine, theirs) in self.pairs.iter().zip(&other.pairs) {
+            if let Some(g) = theirs.numbers.iter().find(|g| mine.numbers.contains(g)) {
+                return Err(format!("game {g} is in two of the shares merged"));
+            }
+        }
+        for (mine, theirs) in self.pairs.iter_mut().zip(other.pairs) {
+            mine.numbers.extend(theirs.numbers);
+            mine.numbers.sort_unstable();
+            let (t, o) = (&mut mine.tally, theirs.tally);
+            t.wins += o.wins;
+            t.draws += o.draws;
+            t.losses += o.losses;
+            t.unfinished += o.unfinished;
+            mine.steps += theirs.steps;
+            mine.unplayed += theirs.unplayed;
+        }
+        Ok(())
     }
-    let elo = elo(n, &pairings);
-    Ok(Arena {
-        agents: config.specs.iter().map(ToString::to_string).collect(),
-        pairings,
-        elo,
-        unplayed,
-    })
+
+    /// Whether every pair holds games `0..games` exactly once.
+    #[must_use]
+    pub fn covers(&self, pairs: usize, games: u32) -> bool {
+        let every: Vec<u32> = (0..games).collect();
+        self.pairs.len() == pairs && self.pairs.iter().all(|p| p.numbers == every)
+    }
+
+    /// The round robin's results: each pairing's tally and mean length, and the Elo ratings.
+    #[must_use]
+    pub fn arena(&self, config: &ArenaConfig) -> Arena {
+        let n = config.specs.len();
+        let pairs = (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b)));
+        let pairings: Vec<Pairing> = pairs
+            .zip(&self.pairs)
+            .map(|((first, second), share)| Pairing {
+                first,
+                second,
+                tally: share.tally,
+                mean_steps: mean(share.steps, share.tally.games()),
+            })
+            .collect();
+        let elo = elo(n, &pairings);
+        Arena {
+            agents: config.specs.iter().map(ToString::to_string).collect(),
+            pairings,
+            elo,
+            unplayed: self.pairs.iter().map(|p| u64::from(p.unplayed)).sum(),
+        }
+    }
+}
+
+/// `steps / games` (0 without games); exact as long as the sum is (below 2^53).
+#[allow(clippy::cast_precision_loss)]
+fn mean(steps: u64, games: u32) -> f64 {
+    steps as f64 / f64::from(games.max(1))
 }
 
 /// Mixes seeds (SplitMix64 steps), so that nearby inputs give unrelated seeds.
@@ -322,6 +421,56 @@ fn elo(n: usize, pairings: &[Pairing]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two pairs' games `range`, tallied as [`arena_games`] would.
+    fn share(range: std::ops::Range<u32>) -> ArenaGames {
+        let pair = |bias: u32| {
+            let mut p = PairGames::default();
+            for g in range.clone() {
+                p.numbers.push(g);
+                match (g + bias) % 3 {
+                    0 => p.tally.wins += 1,
+                    1 => p.tally.losses += 1,
+                    _ => p.tally.draws += 1,
+                }
+                p.steps += u64::from(10 + g);
+            }
+            p
+        };
+        ArenaGames {
+            pairs: vec![pair(0), pair(1), pair(2)],
+        }
+    }
+
+    #[test]
+    fn shares_merge_into_the_whole() {
+        let config = ArenaConfig {
+            specs: vec![AgentSpec::Random; 3],
+            games: 8,
+            seed: 1,
+            max_steps: 100,
+            threads: 1,
+            deadline: None,
+        };
+        let mut merged = ArenaGames::default();
+        for range in [5..8, 0..2, 2..5] {
+            merged.merge(share(range)).expect("disjoint shares");
+        }
+        assert_eq!(merged, share(0..8));
+        assert!(merged.covers(3, 8) && !share(0..7).covers(3, 8));
+        let whole = share(0..8).arena(&config);
+        assert_eq!(merged.arena(&config), whole);
+        assert_eq!(whole.pairings[1].tally.games(), 8);
+        assert_eq!(whole.pairings[0].mean_steps, 13.5);
+        let mut overlap = share(0..3);
+        assert!(overlap.merge(share(2..4)).is_err());
+        assert!(overlap
+            .merge(ArenaGames {
+                pairs: vec![PairGames::default()]
+            })
+            .is_err());
+        assert_eq!(overlap, share(0..3));
+    }
 
     #[test]
     fn wilson_interval_holds_the_rate() {

@@ -1,18 +1,15 @@
-//! The HTML report of `rulestone analyze`: one self-contained page (inline style and SVG, no
-//! script, no address), with the tables of the terminal report and the plots of [`plots`].
+//! The HTML report of a variant analysis: one self-contained page (inline style and SVG, no
+//! script, no address), with the tables of the terminal report and its plots (SVG).
 //!
-//! Invariant: every text that comes from the game or the arguments is escaped ([`escape`]).
-
-mod plots;
+//! Invariant: every text that comes from the game or the arguments is escaped.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::path::Path;
 
-use super::analyze::{clip, percent, percent_interval, Report, VariantReport};
-use super::{CliError, Result};
-use crate::agents::analysis::PlayStats;
-use plots::Pick;
+use rulestone_agents::analysis::PlayStats;
+use rulestone_session::notation::plural;
+
+use crate::plots::{self, Pick};
+use crate::{clip, limit_warnings, percent, percent_interval, Report, VariantReport};
 
 const STYLE: &str = "
 body { font-family: sans-serif; margin: 24px auto; max-width: 1140px; color: #222; }
@@ -34,23 +31,17 @@ figcaption { color: #444; font-size: 14px; max-width: 1100px; }
 const RANDOM_PLAY: &str = "random play";
 const SELF_PLAY: &str = "self-play";
 
-/// Writes the page to `file` (created at `path` before the games were played).
-pub(crate) fn write(report: &Report, path: &Path, mut file: std::fs::File) -> Result<()> {
-    let page =
-        page(report).map_err(|e| CliError::new(format!("cannot draw the report's plots: {e}")))?;
-    file.write_all(page.as_bytes())
-        .and_then(|()| file.flush())
-        .map_err(|e| CliError::io("write", path, &e).into())
-}
-
 /// The whole page.
-pub(crate) fn page(report: &Report) -> std::result::Result<String, String> {
+///
+/// # Errors
+/// A plot could not be drawn.
+pub fn page(report: &Report) -> Result<String, String> {
     let panels: [(&str, Pick); 2] = [
         (RANDOM_PLAY, |v| &v.stats.random),
         (SELF_PLAY, |v| &v.stats.self_play),
     ];
     let mut body = heading(report);
-    for warning in super::analyze::limit_warnings(report) {
+    for warning in limit_warnings(report) {
         let _ = writeln!(
             body,
             "<p class=\"warning\">Warning: {}</p>",
@@ -118,12 +109,12 @@ fn heading(report: &Report) -> String {
          agent {}, stronger agent {}; seed {}; at most {} a game{}. The first player is \
          {}, the second {}. Rates are in % with 95% intervals.</p>",
         escape(&report.file),
-        crate::cli::plural(report.variants.len(), "variant"),
-        crate::cli::plural(report.games, "game"),
+        plural(report.variants.len(), "variant"),
+        plural(report.games, "game"),
         escape(&report.agent),
         escape(&report.stronger),
         report.seed,
-        crate::cli::plural(report.max_steps, "step"),
+        plural(report.max_steps, "step"),
         if grid.is_empty() {
             String::new()
         } else {

@@ -8,8 +8,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::agents::analysis::{PlayStats, Proportion};
-use crate::cli::analyze::{clip, Report, VariantReport};
+use rulestone_agents::analysis::{PlayStats, Proportion};
+
+use crate::{clip, Report, VariantReport};
 
 type Drawn<T> = std::result::Result<T, String>;
 
