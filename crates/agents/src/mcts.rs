@@ -122,16 +122,17 @@ impl MctsConfig {
         self.time.is_some() || self.cpu.is_some()
     }
 
-    /// The iteration budget of thread `thread` of [`MctsConfig::threads`]: an iteration budget
-    /// is shared out among the threads (the first ones get one more when it does not divide);
-    /// without one, each thread runs until its time is up.
+    /// The iteration budget of thread `thread` of [`MctsConfig::threads`]: the iteration
+    /// budget (the default 1000 too) is shared out among the threads, the first ones getting
+    /// one more when it does not divide; with only a time budget, each thread runs until its
+    /// time is up.
     #[must_use]
     pub fn thread_limit(&self, thread: u32) -> u32 {
         let limit = self.iteration_limit();
-        if self.iterations.is_none() {
+        if self.iterations.is_none() && self.has_time_budget() {
             return limit;
         }
-        let threads = self.threads.max(1);
+        let threads = self.threads.clamp(1, MAX_THREADS);
         limit / threads + u32::from(thread < limit % threads)
     }
 }
@@ -286,8 +287,9 @@ impl<G: Game> Mcts<G> {
     /// A searcher; `seed` fixes its random choices. With several threads, thread `t` (from 0)
     /// searches with a seed mixed from `seed` and `t`, thread 0 with `seed` itself.
     #[must_use]
-    pub fn new(config: MctsConfig, seed: u64) -> Mcts<G> {
-        let helpers = (1..config.threads.max(1))
+    pub fn new(mut config: MctsConfig, seed: u64) -> Mcts<G> {
+        config.threads = config.threads.clamp(1, MAX_THREADS);
+        let helpers = (1..config.threads)
             .map(|t| {
                 let one = MctsConfig {
                     threads: 1,
@@ -659,6 +661,7 @@ impl<G: Game> Mcts<G> {
         self.root_key = key;
         self.observed = false;
     }
+
     /// Runs up to `limit` iterations from the root (the game's position, already listed),
     /// within the time budget and [`MAX_TREE`], until the root is proven or `others` says
     /// another thread proved its own (looked at only with a time budget, so that a search by
@@ -1068,6 +1071,15 @@ mod tests {
         let shares: Vec<u32> = (0..4).map(|t| c.thread_limit(t)).collect();
         assert_eq!(shares, [251, 250, 250, 250]);
         assert_eq!(config(1000, 1).thread_limit(0), 1000);
+        let default = MctsConfig {
+            threads: 2,
+            ..MctsConfig::default()
+        };
+        assert_eq!(
+            default.thread_limit(1),
+            500,
+            "the default 1000 is shared too"
+        );
         let timed = MctsConfig {
             cpu: Some(Duration::from_millis(10)),
             threads: 2,
