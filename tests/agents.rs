@@ -174,19 +174,22 @@ fn mcts_samples_and_weighs_a_table_games_shots() {
     assert_eq!(m.parse(&text), Ok(thought.decision), "`{text}` is legal");
 }
 
+/// The game at the position after `moves`, each typed as a player would.
+fn position_after<'p>(program: &'p rulestone::ir::Program, moves: &[&str]) -> BoardGame<'p> {
+    let mut g = BoardGame::new(Engine::new(program));
+    for m in moves {
+        let d = g.parse(m).expect("a legal move");
+        g.apply(&d);
+    }
+    g
+}
+
 /// MCTS-Solver: a win one decision away is proven (value 1, no more search), and a loss one
 /// reply away is avoided even with a small budget.
 #[test]
 fn mcts_proves_wins_and_avoids_proven_losses() {
     let program = game("tictactoe.game", &[]);
-    let at = |moves: &[&str]| {
-        let mut g = BoardGame::new(Engine::new(&program));
-        for m in moves {
-            let d = g.parse(m).expect("a legal move");
-            g.apply(&d);
-        }
-        g
-    };
+    let at = |moves: &[&str]| position_after(&program, moves);
     let mut g = at(&["a1", "b1", "a2", "b2"]);
     let mut agent = specs("mcts:iterations=100000")[0].build::<BoardGame>(3);
     let thought = agent.choose(&mut g).expect("a decision");
@@ -213,14 +216,7 @@ fn mcts_proves_wins_and_avoids_proven_losses() {
 #[test]
 fn mcts_on_two_threads_proves_blocks_and_repeats() {
     let program = game("tictactoe.game", &[]);
-    let at = |moves: &[&str]| {
-        let mut g = BoardGame::new(Engine::new(&program));
-        for m in moves {
-            let d = g.parse(m).expect("a legal move");
-            g.apply(&d);
-        }
-        g
-    };
+    let at = |moves: &[&str]| position_after(&program, moves);
     let spec = &specs("mcts:iterations=400:threads=2")[0];
     let mut g = at(&["a1", "b1", "a2", "b2"]);
     let thought = spec
