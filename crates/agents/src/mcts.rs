@@ -233,11 +233,7 @@ impl<D> Node<D> {
     }
 
     fn mean(&self) -> f64 {
-        if self.visits == 0 {
-            0.5
-        } else {
-            self.value / f64::from(self.visits)
-        }
+        mean(self.value, u64::from(self.visits))
     }
 }
 
