@@ -108,7 +108,11 @@ fn agents_leave_the_position_as_they_found_it() {
             g.apply(&d);
         }
         let before = g.engine.state.clone();
-        for spec in ["mcts:iterations=60", "alphabeta:depth=1"] {
+        for spec in [
+            "mcts:iterations=60",
+            "mcts:iterations=60:threads=2",
+            "alphabeta:depth=1",
+        ] {
             let mut agent = AgentSpec::parse(spec).expect("spec").build::<BoardGame>(1);
             let thought = agent.choose(&mut g).expect("a decision");
             assert_eq!(
@@ -145,7 +149,7 @@ fn mcts_samples_and_weighs_a_table_games_shots() {
     let armies = [program.armies.clone(), program.armies.clone()];
     let mut m = TableMatch::new(&program, armies, 3);
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let mut agent = AgentSpec::parse("mcts:iterations=40")
+    let mut agent = AgentSpec::parse("mcts:iterations=40:threads=2")
         .expect("spec")
         .build::<TableMatch>(1);
     // Up to the first shot: armies and cards are listed decisions.
@@ -202,6 +206,53 @@ fn mcts_proves_wins_and_avoids_proven_losses() {
         let thought = agent.choose(&mut g).expect("a decision");
         assert_eq!(g.text(&thought.decision), "a3", "seed {seed}");
     }
+}
+
+/// Root-parallel MCTS (`threads=2`) on a real game: it proves a win one decision away, blocks
+/// a loss one reply away, and repeats its decision for the same seed and iterations.
+#[test]
+fn mcts_on_two_threads_proves_blocks_and_repeats() {
+    let program = game("tictactoe.game", &[]);
+    let at = |moves: &[&str]| {
+        let mut g = BoardGame::new(Engine::new(&program));
+        for m in moves {
+            let d = g.parse(m).expect("a legal move");
+            g.apply(&d);
+        }
+        g
+    };
+    let spec = &specs("mcts:iterations=400:threads=2")[0];
+    let mut g = at(&["a1", "b1", "a2", "b2"]);
+    let thought = spec
+        .build::<BoardGame>(3)
+        .choose(&mut g)
+        .expect("a decision");
+    assert_eq!(g.text(&thought.decision), "a3");
+    assert_eq!(thought.value, Some(1.0));
+    for seed in 0..6 {
+        let mut g = at(&["a1", "b2", "a2"]);
+        let thought = spec
+            .build::<BoardGame>(seed)
+            .choose(&mut g)
+            .expect("a decision");
+        assert_eq!(g.text(&thought.decision), "a3", "seed {seed}");
+    }
+    let program = game("connect4.game", &[]);
+    let spec = &specs("mcts:iterations=3000:threads=2")[0];
+    let think = || {
+        let mut g = BoardGame::new(Engine::new(&program));
+        spec.build::<BoardGame>(5)
+            .choose(&mut g)
+            .expect("a decision")
+    };
+    let (first, again) = (think(), think());
+    assert_eq!(first.decision, again.decision);
+    assert_eq!(first.ranked, again.ranked);
+    assert!(
+        first.summary.starts_with("3000 iterations"),
+        "{}",
+        first.summary
+    );
 }
 
 /// First-play urgency and RAVE (all-moves-as-first values from the game's decision keys):

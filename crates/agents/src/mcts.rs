@@ -35,6 +35,17 @@
 //! - **Bounded tree**: a search stops once its tree holds [`MAX_TREE`] nodes, whatever its
 //!   iteration or time budget, so memory never grows without end.
 //!
+//! - **Threads** ([`MctsConfig::threads`], root parallelisation): with several, each thread
+//!   searches a tree of its own, from a copy of the position ([`Game::fork`]) and with its own
+//!   seed (mixed from the agent's and the thread's number; thread 0, the calling thread, keeps
+//!   the agent's), and the root's decisions are ranked by their visits and values added up
+//!   over the trees. An iteration budget is shared out among the threads, so the same seed,
+//!   budget and thread count give the same decision; a time budget holds for each thread
+//!   (CPU time is each thread's own). A decision proven in any tree is proven: a proven win
+//!   is played, and with a time budget a thread that proves its root stops the others. Each
+//!   tree is kept between decisions and holds up to [`MAX_TREE`] nodes. One thread searches
+//!   exactly as before threads existed; a game that cannot be copied is searched on one.
+//!
 //! Invariant: the game is at the root's position whenever `choose` starts and ends an
 //! iteration (every decision applied on the way down is undone).
 
@@ -44,7 +55,10 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::clock::Clock;
+use super::contest::mix;
 use super::{rollout_value, Agent, Thought};
 use rulestone_base::hash::KeySet;
 use rulestone_runtime::{Game, GameResult};
@@ -70,6 +84,9 @@ pub struct MctsConfig {
     /// The RAVE equivalence constant (all-moves-as-first values, blended into a decision's
     /// own value with weight `sqrt(k / (3 visits + k))`); 0 turns RAVE off.
     pub rave: f64,
+    /// Threads that search at once, each its own tree (root parallelisation); 1 to
+    /// [`MAX_THREADS`].
+    pub threads: u32,
 }
 
 impl Default for MctsConfig {
@@ -82,6 +99,7 @@ impl Default for MctsConfig {
             max_steps: 200,
             fpu: f64::INFINITY,
             rave: 0.0,
+            threads: 1,
         }
     }
 }
@@ -103,9 +121,31 @@ impl MctsConfig {
     pub fn has_time_budget(&self) -> bool {
         self.time.is_some() || self.cpu.is_some()
     }
+
+    /// The iteration budget of thread `thread` of [`MctsConfig::threads`]: the iteration
+    /// budget (the default 1000 too) is shared out among the threads, the first ones getting
+    /// one more when it does not divide; with only a time budget, each thread runs until its
+    /// time is up.
+    #[must_use]
+    pub fn thread_limit(&self, thread: u32) -> u32 {
+        let limit = self.iteration_limit();
+        if self.iterations.is_none() && self.has_time_budget() {
+            return limit;
+        }
+        let threads = self.threads.clamp(1, MAX_THREADS);
+        limit / threads + u32::from(thread < limit % threads)
+    }
 }
 
+/// The most threads one search may use (`threads=`): each holds a tree of up to [`MAX_TREE`]
+/// nodes.
+pub const MAX_THREADS: u32 = 64;
+
 const ROOT: usize = 0;
+
+/// Mixed into the seed of each helper thread's search, so that its seed differs from any
+/// other seed that [`mix`] derives from the agent's.
+const THREAD_SALT: u64 = 0x7468_7265_6164;
 
 /// The most nodes a search tree holds (a search stops adding once there; one iteration adds
 /// at most one position's decisions): a few hundred megabytes at most, however many
@@ -234,11 +274,30 @@ pub struct Mcts<G: Game> {
     /// node, reused.
     trace: Vec<u64>,
     seen: KeySet,
+    /// The searches of threads 2 and on ([`MctsConfig::threads`]), each with its own tree and
+    /// seed; empty on one thread.
+    helpers: Vec<Mcts<G>>,
 }
 
+/// What a search found of one decision at the root: its proof, the decision, the value credited
+/// to it and its visits.
+type RootStat<D> = (Proof, D, f64, u64);
+
 impl<G: Game> Mcts<G> {
+    /// A searcher; `seed` fixes its random choices. With several threads, thread `t` (from 0)
+    /// searches with a seed mixed from `seed` and `t`, thread 0 with `seed` itself.
     #[must_use]
-    pub fn new(config: MctsConfig, seed: u64) -> Mcts<G> {
+    pub fn new(mut config: MctsConfig, seed: u64) -> Mcts<G> {
+        config.threads = config.threads.clamp(1, MAX_THREADS);
+        let helpers = (1..config.threads)
+            .map(|t| {
+                let one = MctsConfig {
+                    threads: 1,
+                    ..config.clone()
+                };
+                Mcts::new(one, mix(seed, u64::from(t), THREAD_SALT))
+            })
+            .collect();
         Mcts {
             config,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -251,6 +310,7 @@ impl<G: Game> Mcts<G> {
             rave_on: false,
             trace: Vec::new(),
             seen: KeySet::default(),
+            helpers,
         }
     }
 
@@ -601,6 +661,169 @@ impl<G: Game> Mcts<G> {
         self.root_key = key;
         self.observed = false;
     }
+
+    /// Runs up to `limit` iterations from the root (the game's position, already listed),
+    /// within the time budget and [`MAX_TREE`], until the root is proven or `others` says
+    /// another thread proved its own (looked at only with a time budget, so that a search by
+    /// iterations stays repeatable). Returns the iterations run and the time spent, as text.
+    fn search(&mut self, game: &mut G, limit: u32, others: Option<&AtomicBool>) -> (u32, String) {
+        self.rave_on = self.config.rave > 0.0 && self.root_keys_distinct(game);
+        let mut clock = Clock::start(self.config.time, self.config.cpu);
+        let others = others.filter(|_| self.config.has_time_budget());
+        let mut done = 0u32;
+        // A proven root needs no more search: its winning decision, or any, is known.
+        while done < limit
+            && self.nodes.len() < MAX_TREE
+            && self.nodes[ROOT].proof == Proof::Unknown
+            && !clock.expired()
+            && !others.is_some_and(|o| o.load(Ordering::Relaxed))
+        {
+            self.iterate(game);
+            done += 1;
+        }
+        if self.nodes[ROOT].proof != Proof::Unknown {
+            if let Some(o) = others {
+                o.store(true, Ordering::Relaxed);
+            }
+        }
+        (done, clock.spent())
+    }
+
+    /// Searches on [`MctsConfig::threads`] threads, each its own tree from a copy of the game
+    /// ([`Game::fork`]), this one on the calling thread; `None` when the game cannot be
+    /// copied. The root's decisions are then counted over every tree.
+    fn search_in_parallel(&mut self, game: &mut G) -> Option<Searched<G::Decision>> {
+        let forks: Vec<G> = self
+            .helpers
+            .iter()
+            .map(|_| game.fork())
+            .collect::<Option<_>>()?;
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let config = self.config.clone();
+        let proven = AtomicBool::new(false);
+        let (mine, theirs) = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .zip(forks)
+                .zip(1u32..)
+                .map(|((helper, mut fork), t)| {
+                    let limit = config.thread_limit(t);
+                    let proven = &proven;
+                    scope.spawn(move || {
+                        helper.prepare(&mut fork);
+                        let (done, _) = helper.search(&mut fork, limit, Some(proven));
+                        (done, helper.nodes.len(), helper.root_stats())
+                    })
+                })
+                .collect();
+            let mine = self.search(game, config.thread_limit(0), Some(&proven));
+            let theirs: Vec<_> = handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect();
+            (mine, theirs)
+        });
+        self.helpers = helpers;
+        let mut searched = Searched {
+            done: u64::from(mine.0),
+            spent: format!("{} on {} threads", mine.1, self.config.threads),
+            nodes: self.nodes.len(),
+            stats: self.root_stats(),
+        };
+        for (done, nodes, stats) in theirs {
+            searched.done += u64::from(done);
+            searched.nodes += nodes;
+            merge(&mut searched.stats, stats);
+        }
+        Some(searched)
+    }
+
+    /// Gets the tree ready for a search of the game's position: a fresh root unless the
+    /// tree's is that position, with its decisions listed.
+    fn prepare(&mut self, game: &mut G) {
+        self.ensure_root(game);
+        if matches!(self.nodes[ROOT].open, Open::Unknown) {
+            self.nodes[ROOT].open = self.list(game);
+        }
+    }
+
+    /// What the search found of each of the root's decisions.
+    fn root_stats(&self) -> Vec<RootStat<G::Decision>> {
+        self.nodes[ROOT]
+            .children
+            .iter()
+            .filter_map(|&c| {
+                let n = &self.nodes[c];
+                Some((n.proof, n.decision.clone()?, n.value, u64::from(n.visits)))
+            })
+            .collect()
+    }
+}
+
+/// A search's account, over every thread.
+struct Searched<D> {
+    /// Iterations run.
+    done: u64,
+    /// The time the calling thread spent, as text.
+    spent: String,
+    /// Nodes in the trees.
+    nodes: usize,
+    stats: Vec<RootStat<D>>,
+}
+
+/// Adds another tree's root decisions to `into`: visits and values add up, and a decision
+/// proven in either tree is proven (a proof holds whichever tree found it).
+fn merge<D: PartialEq>(into: &mut Vec<RootStat<D>>, other: Vec<RootStat<D>>) {
+    for (proof, decision, value, visits) in other {
+        match into.iter_mut().find(|s| s.1 == decision) {
+            Some(s) => {
+                if s.0 == Proof::Unknown {
+                    s.0 = proof;
+                }
+                s.2 += value;
+                s.3 += visits;
+            }
+            None => into.push((proof, decision, value, visits)),
+        }
+    }
+}
+
+/// The root's decisions best first, each with its value for the player to move and its
+/// visits: proven wins first and proven losses last, by visits in between, then by value.
+fn ranked<D>(stats: Vec<RootStat<D>>) -> Vec<(D, f64, u64)> {
+    let mut ranked: Vec<(Proof, D, f64, u64)> = stats
+        .into_iter()
+        .map(|(proof, decision, value, visits)| {
+            let value = match proof {
+                Proof::Win => 1.0,
+                Proof::Loss => 0.0,
+                Proof::Unknown => mean(value, visits),
+            };
+            (proof, decision, value, visits)
+        })
+        .collect();
+    let rank = |p: Proof| match p {
+        Proof::Win => 0,
+        Proof::Unknown => 1,
+        Proof::Loss => 2,
+    };
+    ranked.sort_by(|a, b| {
+        rank(a.0)
+            .cmp(&rank(b.0))
+            .then(b.3.cmp(&a.3))
+            .then(b.2.total_cmp(&a.2))
+    });
+    ranked.into_iter().map(|(_, d, v, n)| (d, v, n)).collect()
+}
+
+/// The mean value of `visits` visits crediting `value` in all (0.5 for none).
+#[allow(clippy::cast_precision_loss)]
+fn mean(value: f64, visits: u64) -> f64 {
+    if visits == 0 {
+        0.5
+    } else {
+        value / visits as f64
+    }
 }
 
 impl<G: Game> Agent<G> for Mcts<G> {
@@ -609,10 +832,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
     }
 
     fn choose(&mut self, game: &mut G) -> Option<Thought<G::Decision>> {
-        self.ensure_root(game);
-        if matches!(self.nodes[ROOT].open, Open::Unknown) {
-            self.nodes[ROOT].open = self.list(game);
-        }
+        self.prepare(game);
         match &self.nodes[ROOT].open {
             Open::Over(_) => return None,
             Open::Chance { outcomes } => {
@@ -628,47 +848,26 @@ impl<G: Game> Agent<G> for Mcts<G> {
             }
             _ => {}
         }
-        self.rave_on = self.config.rave > 0.0 && self.root_keys_distinct(game);
-        let mut clock = Clock::start(self.config.time, self.config.cpu);
-        let limit = self.config.iteration_limit();
-        let mut done = 0u32;
-        // A proven root needs no more search: its winning decision, or any, is known.
-        while done < limit
-            && self.nodes.len() < MAX_TREE
-            && self.nodes[ROOT].proof == Proof::Unknown
-            && !clock.expired()
-        {
-            self.iterate(game);
-            done += 1;
-        }
-        self.iterations += u64::from(done);
-        let mut ranked: Vec<(Proof, G::Decision, f64, u64)> = self.nodes[ROOT]
-            .children
-            .iter()
-            .filter_map(|&c| {
-                let n = &self.nodes[c];
-                let value = match n.proof {
-                    Proof::Win => 1.0,
-                    Proof::Loss => 0.0,
-                    Proof::Unknown => n.mean(),
-                };
-                Some((n.proof, n.decision.clone()?, value, u64::from(n.visits)))
-            })
-            .collect();
-        // Proven wins first and proven losses last; by visits in between.
-        let rank = |p: Proof| match p {
-            Proof::Win => 0,
-            Proof::Unknown => 1,
-            Proof::Loss => 2,
+        let searched = if self.helpers.is_empty() {
+            None
+        } else {
+            self.search_in_parallel(game)
         };
-        ranked.sort_by(|a, b| {
-            rank(a.0)
-                .cmp(&rank(b.0))
-                .then(b.3.cmp(&a.3))
-                .then(b.2.total_cmp(&a.2))
-        });
-        let ranked: Vec<(G::Decision, f64, u64)> =
-            ranked.into_iter().map(|(_, d, v, n)| (d, v, n)).collect();
+        // One thread, or a game that cannot be copied: the search runs on this thread alone.
+        let searched = match searched {
+            Some(s) => s,
+            None => {
+                let (done, spent) = self.search(game, self.config.iteration_limit(), None);
+                Searched {
+                    done: u64::from(done),
+                    spent,
+                    nodes: self.nodes.len(),
+                    stats: self.root_stats(),
+                }
+            }
+        };
+        self.iterations += searched.done;
+        let ranked = ranked(searched.stats);
         let (decision, value, _) = ranked.first()?.clone();
         Some(Thought {
             decision,
@@ -676,14 +875,16 @@ impl<G: Game> Agent<G> for Mcts<G> {
             ranked,
             unit: "visits",
             summary: format!(
-                "{done} iterations in {}, {} nodes",
-                clock.spent(),
-                self.nodes.len()
+                "{} iterations in {}, {} nodes",
+                searched.done, searched.spent, searched.nodes
             ),
         })
     }
 
     fn observe(&mut self, decision: &G::Decision) {
+        for helper in &mut self.helpers {
+            helper.observe(decision);
+        }
         let child = self.nodes.first().and_then(|root| {
             root.children
                 .iter()
@@ -701,8 +902,265 @@ impl<G: Game> Agent<G> for Mcts<G> {
     }
 
     fn reset(&mut self) {
+        for helper in &mut self.helpers {
+            helper.reset();
+        }
         self.nodes.clear();
         self.root_key = None;
         self.observed = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tree of positions given as a table, not any real game: each position lists the
+    /// positions its decisions lead to, or ends with a result.
+    #[derive(Clone, Debug)]
+    struct Table {
+        children: Vec<Vec<usize>>,
+        ends: Vec<Option<GameResult>>,
+        movers: Vec<u8>,
+        /// The positions of the line so far, the current one last.
+        line: Vec<usize>,
+        /// Whether [`Game::fork`] copies it.
+        forks: bool,
+    }
+
+    impl Table {
+        /// A random tree `depth` decisions deep, 2 to 4 decisions a position, the players
+        /// taking turns; a leaf is a win for either or a draw.
+        fn random(seed: u64, depth: u32) -> Table {
+            let mut t = Table {
+                children: Vec::new(),
+                ends: Vec::new(),
+                movers: Vec::new(),
+                line: vec![0],
+                forks: true,
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            t.grow(&mut rng, 0, depth);
+            t
+        }
+
+        /// Adds a random subtree of `depth` with `mover` to move at its top; returns its top.
+        fn grow(&mut self, rng: &mut ChaCha8Rng, mover: u8, depth: u32) -> usize {
+            let at = self.children.len();
+            self.children.push(Vec::new());
+            self.movers.push(mover);
+            if depth == 0 {
+                self.ends.push(Some(match rng.gen_range(0..3) {
+                    0 => GameResult::Draw,
+                    w => GameResult::Win(w - 1),
+                }));
+                return at;
+            }
+            self.ends.push(None);
+            for _ in 0..rng.gen_range(2..5) {
+                let child = self.grow(rng, 1 - mover, depth - 1);
+                self.children[at].push(child);
+            }
+            at
+        }
+
+        /// The tree with one more decision at the top, which wins at once for the player to
+        /// move there: it is the top's decision `index`.
+        fn with_win_at(mut self, index: usize) -> Table {
+            let win = self.children.len();
+            self.children.push(Vec::new());
+            self.ends.push(Some(GameResult::Win(self.movers[0])));
+            self.movers.push(1 - self.movers[0]);
+            let index = index.min(self.children[0].len());
+            self.children[0].insert(index, win);
+            self
+        }
+
+        fn at(&self) -> usize {
+            self.line.last().copied().unwrap_or(0)
+        }
+    }
+
+    impl Game for Table {
+        type Decision = usize;
+
+        fn player_name(&self, player: u8) -> String {
+            format!("P{player}")
+        }
+
+        fn to_move(&self) -> u8 {
+            self.movers[self.at()]
+        }
+
+        fn fork(&self) -> Option<Table> {
+            self.forks.then(|| self.clone())
+        }
+
+        fn outcome(&mut self) -> Option<GameResult> {
+            self.ends[self.at()]
+        }
+
+        fn decisions(&mut self, out: &mut Vec<usize>) -> bool {
+            out.clear();
+            out.extend(0..self.children[self.at()].len());
+            true
+        }
+
+        fn chance(&mut self) -> bool {
+            false
+        }
+
+        fn decisions_text(&mut self) -> Vec<String> {
+            (0..self.children[self.at()].len())
+                .map(|i| i.to_string())
+                .collect()
+        }
+
+        fn sample(&mut self, rng: &mut ChaCha8Rng) -> Option<usize> {
+            let n = self.children[self.at()].len();
+            (n > 0).then(|| rng.gen_range(0..n))
+        }
+
+        fn apply(&mut self, decision: &usize) {
+            let next = self.children[self.at()][*decision];
+            self.line.push(next);
+        }
+
+        fn undo(&mut self) -> bool {
+            self.line.len() > 1 && self.line.pop().is_some()
+        }
+
+        fn text(&mut self, decision: &usize) -> String {
+            decision.to_string()
+        }
+
+        fn parse(&mut self, text: &str) -> Result<usize, String> {
+            text.parse().map_err(|_| format!("`{text}` is no decision"))
+        }
+
+        fn decision_key(&self, decision: &usize) -> u64 {
+            *decision as u64
+        }
+
+        fn position_key(&self) -> Option<u64> {
+            Some(self.at() as u64)
+        }
+    }
+
+    fn config(iterations: u32, threads: u32) -> MctsConfig {
+        MctsConfig {
+            iterations: Some(iterations),
+            threads,
+            ..MctsConfig::default()
+        }
+    }
+
+    /// The iterations a thought's summary counts (its first word).
+    fn iterations(thought: &Thought<usize>) -> u64 {
+        thought
+            .summary
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn threads_share_an_iteration_budget() {
+        let c = config(1001, 4);
+        let shares: Vec<u32> = (0..4).map(|t| c.thread_limit(t)).collect();
+        assert_eq!(shares, [251, 250, 250, 250]);
+        assert_eq!(config(1000, 1).thread_limit(0), 1000);
+        let default = MctsConfig {
+            threads: 2,
+            ..MctsConfig::default()
+        };
+        assert_eq!(
+            default.thread_limit(1),
+            500,
+            "the default 1000 is shared too"
+        );
+        let timed = MctsConfig {
+            cpu: Some(Duration::from_millis(10)),
+            threads: 2,
+            ..MctsConfig::default()
+        };
+        assert_eq!(
+            timed.thread_limit(1),
+            u32::MAX,
+            "each thread runs until its time"
+        );
+    }
+
+    #[test]
+    fn threads_repeat_the_same_choice_from_the_same_seed() {
+        for seed in 0..6 {
+            let mut game = Table::random(seed, 9);
+            let think = |game: &mut Table| {
+                let mut agent = Mcts::<Table>::new(config(600, 2), seed);
+                agent.choose(game).expect("a decision")
+            };
+            let first = think(&mut game);
+            let again = think(&mut game);
+            assert_eq!(first.decision, again.decision, "seed {seed}");
+            assert_eq!(first.ranked, again.ranked, "seed {seed}");
+            assert_eq!(game.line, [0], "the game is where it was");
+            // The threads share the budget.
+            assert_eq!(iterations(&first), 600, "{}", first.summary);
+            assert!(first.summary.contains("on 2 threads"), "{}", first.summary);
+            let visits: u64 = first.ranked.iter().map(|r| r.2).sum();
+            assert_eq!(visits, 600, "every tree counts at the root");
+        }
+    }
+
+    #[test]
+    fn threads_find_an_immediate_win() {
+        for seed in 0..4 {
+            let mut game = Table::random(seed, 8).with_win_at(2);
+            let mut agent = Mcts::<Table>::new(config(2000, 2), seed);
+            let thought = agent.choose(&mut game).expect("a decision");
+            assert_eq!(thought.decision, 2, "seed {seed}: {:?}", thought.ranked);
+            assert_eq!(thought.value, Some(1.0));
+            // With a time budget, the thread that proves the win stops the others.
+            let timed = MctsConfig {
+                cpu: Some(Duration::from_secs(5)),
+                threads: 2,
+                ..MctsConfig::default()
+            };
+            let mut agent = Mcts::<Table>::new(timed, seed);
+            let thought = agent.choose(&mut game).expect("a decision");
+            assert_eq!(thought.decision, 2, "seed {seed}");
+            assert!(iterations(&thought) < 2000, "{}", thought.summary);
+        }
+    }
+
+    #[test]
+    fn a_game_that_cannot_be_copied_is_searched_on_one_thread() {
+        let mut game = Table::random(3, 10);
+        game.forks = false;
+        let mut agent = Mcts::<Table>::new(config(300, 2), 3);
+        let thought = agent.choose(&mut game).expect("a decision");
+        assert_eq!(iterations(&thought), 300, "{}", thought.summary);
+        assert!(!thought.summary.contains("threads"), "{}", thought.summary);
+    }
+
+    /// Every thread's tree follows the game through `observe`, to its end.
+    #[test]
+    fn threaded_agents_play_a_whole_game() {
+        let mut game = Table::random(11, 9);
+        let mut agents = [
+            Mcts::<Table>::new(config(200, 2), 1),
+            Mcts::<Table>::new(config(200, 3), 2),
+        ];
+        while game.outcome().is_none() {
+            let mover = usize::from(game.to_move());
+            let thought = agents[mover].choose(&mut game).expect("a decision");
+            assert!(thought.decision < game.children[game.at()].len());
+            game.apply(&thought.decision);
+            for agent in &mut agents {
+                agent.observe(&thought.decision);
+            }
+        }
+        assert!(agents.iter().all(|a| a.iterations() > 0));
     }
 }

@@ -2,14 +2,14 @@
 //! command (`--vs`, `--agents`, `--agent`).
 //!
 //! A spec is a name and `:key=value` settings: `random`, `mcts`, `mcts:iterations=2000`,
-//! `mcts:time=1.5s:c=1.4`, `mcts:cpu=1s`, `alphabeta:depth=4`, `alphabeta:time=500ms`. A list of specs is
-//! separated by commas.
+//! `mcts:time=1.5s:c=1.4`, `mcts:cpu=1s`, `mcts:cpu=1s:threads=2`, `alphabeta:depth=4`,
+//! `alphabeta:time=500ms`. A list of specs is separated by commas.
 
 use std::fmt;
 use std::time::Duration;
 
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use super::mcts::{Mcts, MctsConfig};
+use super::mcts::{Mcts, MctsConfig, MAX_THREADS};
 use super::random::Random;
 use super::Agent;
 use rulestone_runtime::Game;
@@ -55,12 +55,16 @@ An agent is a name, then settings, each as `:key=value`:
                         visits (default 0: off)
     steps=N             longest playout in decisions (default 200, at most 100000; a
                         longer one is cut there and the position it reached is evaluated)
+    threads=N           search on N threads at once, each its own tree, their counts
+                        added up at the root (default 1, at most 64): iterations=N is
+                        shared out among them, time=T and cpu=T hold for each thread
   alphabeta           iterative-deepening negamax with a transposition table
     depth=N             search depth in decisions (default 4)
     time=T              think for T, deepening until time is up
     cpu=T               the same in CPU time
     memory=MB           transposition table size in MiB (default 16, at most 4096)
-e.g. `mcts:iterations=2000`, `alphabeta:depth=3`, `mcts:time=2s:c=1.0`, `mcts:cpu=500ms`";
+e.g. `mcts:iterations=2000`, `alphabeta:depth=3`, `mcts:time=2s:c=1.0`, `mcts:cpu=500ms`,
+`mcts:time=1s:threads=2`";
 
 const NAMES: [&str; 3] = ["random", "mcts", "alphabeta"];
 
@@ -114,25 +118,25 @@ impl AgentSpec {
             (AgentSpec::Mcts(c), "fpu") => c.fpu = urgency(key, value)?,
             (AgentSpec::Mcts(c), "rave") => c.rave = number(key, value)?,
             (AgentSpec::Mcts(c), "steps") => c.max_steps = at_most(key, value, MAX_STEPS)?,
+            (AgentSpec::Mcts(c), "threads") => c.threads = threads(key, value)?,
             (AgentSpec::AlphaBeta(c), "depth" | "d") => c.depth = Some(count(key, value)?),
             (AgentSpec::AlphaBeta(c), "time" | "t") => c.time = Some(time(key, value)?),
             (AgentSpec::AlphaBeta(c), "cpu") => c.cpu = Some(time(key, value)?),
             (AgentSpec::AlphaBeta(c), "memory" | "mb") => {
                 c.memory_mb = at_most(key, value, MAX_MEMORY_MB)?;
             }
-            _ => {
-                return Err(SpecError {
-                    message: format!("`{agent}` has no setting `{key}`"),
-                    help: match agent {
-                        "mcts" => {
-                            "mcts takes iterations=N, time=T, cpu=T, c=X, fpu=X, rave=K and steps=N"
-                        }
-                        "alphabeta" => "alphabeta takes depth=N, time=T, cpu=T and memory=MB",
-                        _ => "random takes no settings",
+            _ => return Err(SpecError {
+                message: format!("`{agent}` has no setting `{key}`"),
+                help: match agent {
+                    "mcts" => {
+                        "mcts takes iterations=N, time=T, cpu=T, c=X, fpu=X, rave=K, steps=N and \
+                             threads=N"
                     }
-                    .to_string(),
-                })
-            }
+                    "alphabeta" => "alphabeta takes depth=N, time=T, cpu=T and memory=MB",
+                    _ => "random takes no settings",
+                }
+                .to_string(),
+            }),
         }
         Ok(())
     }
@@ -207,6 +211,9 @@ impl fmt::Display for AgentSpec {
                 }
                 if (c.rave - d.rave).abs() > f64::EPSILON {
                     write!(f, ":rave={}", c.rave)?;
+                }
+                if c.threads != d.threads {
+                    write!(f, ":threads={}", c.threads)?;
                 }
             }
             AgentSpec::AlphaBeta(c) => {
@@ -283,6 +290,22 @@ fn at_most(key: &str, value: &str, max: u32) -> Result<u32, SpecError> {
     Ok(n)
 }
 
+/// A number of threads, 1 to [`MAX_THREADS`].
+fn threads(key: &str, value: &str) -> Result<u32, SpecError> {
+    value
+        .replace('_', "")
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| SpecError {
+            message: format!("`{key}={value}`: a search runs on 1 to {MAX_THREADS} threads"),
+            help: format!(
+                "write a whole number from 1 to {MAX_THREADS}, e.g. `{key}=2` (more threads than \
+                 the machine's cores only share them)"
+            ),
+        })
+}
+
 fn count(key: &str, value: &str) -> Result<u32, SpecError> {
     value
         .replace('_', "")
@@ -354,6 +377,8 @@ mod tests {
             "mcts:cpu=100ms:c=1.4:fpu=0.6:rave=300",
             "mcts:fpu=inf",
             "mcts:c=0.7:rave=50",
+            "mcts:time=100ms:threads=2",
+            "mcts:iterations=1000:threads=64",
             "alphabeta:cpu=1s:time=3s",
         ] {
             let spec = AgentSpec::parse(text).expect(text);
@@ -392,5 +417,28 @@ mod tests {
         let e = AgentSpec::parse("mcts:cpu=0").expect_err("no time");
         assert!(e.message.contains("`cpu=0`"), "{e}");
         assert!(AgentSpec::parse("mcts:iterations").is_err());
+    }
+
+    #[test]
+    fn threads_are_one_to_the_limit() {
+        let threads = |text: &str| match AgentSpec::parse(text) {
+            Ok(AgentSpec::Mcts(c)) => Ok(c.threads),
+            Ok(other) => panic!("{other} is no mcts"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(threads("mcts"), Ok(1));
+        assert_eq!(threads("mcts:threads=2"), Ok(2));
+        assert_eq!(threads("mcts:threads=64"), Ok(MAX_THREADS));
+        assert_eq!(
+            AgentSpec::parse("mcts:threads=1").map(|s| s.to_string()),
+            Ok("mcts".to_string())
+        );
+        for bad in ["0", "999", "-1", "two", ""] {
+            let e = threads(&format!("mcts:threads={bad}")).expect_err(bad);
+            assert!(e.message.contains("1 to 64 threads"), "{e}");
+            assert!(e.help.contains("`threads=2`"), "{e}");
+        }
+        let e = AgentSpec::parse("alphabeta:threads=2").expect_err("alpha-beta has one thread");
+        assert!(e.message.contains("no setting `threads`"), "{e}");
     }
 }

@@ -22,16 +22,27 @@ use super::playout::{random_game_looking, random_game_until};
 use super::table::{Choice, Decision, TableMatch};
 use super::{Engine, GameResult, Move, Undo};
 
-/// A game in progress, whatever its kind.
-pub trait Game {
+/// A game in progress, whatever its kind. `Send`, so that a search can play a copy of it
+/// ([`Game::fork`]) on another thread.
+pub trait Game: Send {
     /// One step of play.
-    type Decision: Clone + std::fmt::Debug + PartialEq;
+    type Decision: Clone + std::fmt::Debug + PartialEq + Send;
 
     /// A player's name, `0` or `1`.
     fn player_name(&self, player: u8) -> String;
 
     /// The player whose turn it is.
     fn to_move(&self) -> u8;
+
+    /// A copy of the game at this position, which plays on without touching this one: what a
+    /// search on several threads gives each thread. `None` when the game cannot be copied
+    /// (the default), and the search then runs on one thread.
+    fn fork(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
 
     /// The result once the game is over.
     fn outcome(&mut self) -> Option<GameResult>;
@@ -377,6 +388,7 @@ pub fn random_play<G: Game + ?Sized>(
 }
 
 /// A board game behind [`Game`]: the engine and the undo records of the decisions applied.
+#[derive(Clone)]
 pub struct BoardGame<'p> {
     pub engine: Engine<'p>,
     undos: Vec<Undo>,
@@ -437,7 +449,7 @@ fn find_typed<D: Clone>(listed: &[(D, String)], typed: &str) -> Result<D, String
     }
 }
 
-impl Game for BoardGame<'_> {
+impl<'p> Game for BoardGame<'p> {
     type Decision = Move;
 
     fn player_name(&self, player: u8) -> String {
@@ -451,6 +463,12 @@ impl Game for BoardGame<'_> {
 
     fn to_move(&self) -> u8 {
         self.engine.state.mover
+    }
+
+    /// A clone: the engine (sharing its alarm, so an exhausted copy stops the others) and
+    /// the undo records.
+    fn fork(&self) -> Option<BoardGame<'p>> {
+        Some(self.clone())
     }
 
     fn outcome(&mut self) -> Option<GameResult> {
@@ -706,7 +724,7 @@ fn squash_lead(lead: f64) -> f64 {
     lead / (lead.abs() + HALF_LEAD)
 }
 
-impl Game for TableMatch<'_> {
+impl<'p> Game for TableMatch<'p> {
     type Decision = Decision;
 
     fn player_name(&self, player: u8) -> String {
@@ -715,6 +733,10 @@ impl Game for TableMatch<'_> {
 
     fn to_move(&self) -> u8 {
         self.position.mover
+    }
+
+    fn fork(&self) -> Option<TableMatch<'p>> {
+        Some(self.clone())
     }
 
     fn outcome(&mut self) -> Option<GameResult> {
