@@ -8,12 +8,6 @@
 //! position (OpenSpiel's list), the third occurrence of a position, or 100 moves without a
 //! capture or pawn move. Run with `cargo bench --bench chess`; `-- --quick` plays fewer games.
 
-/// The bundled games' move generation as `rulestone compile` emits it (kept current by
-/// `tests/compiled.rs`).
-#[rustfmt::skip]
-#[path = "../tests/compiled/bundled.rs"]
-mod compiled;
-
 #[path = "common/timing.rs"]
 mod timing;
 
@@ -100,7 +94,7 @@ fn cozy_random_game(rng: &mut ChaCha8Rng, moves: &mut Vec<Move>, seen: &mut Vec<
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let games = if quick { 200 } else { 2_000 };
-    let generated = rulestone::runtime::Compiled::new(&compiled::TURNS);
+    let generated = rulestone::cli::bundled();
     let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/games/chess.game"))
         .expect("games/chess.game");
     let program = rulestone::compile(&source, &[]).expect("chess.game compiles");

@@ -8,12 +8,6 @@
 #[path = "baseline/pylos.rs"]
 mod pylos;
 
-/// The bundled games' move generation as `rulestone compile` emits it (kept current by
-/// `tests/compiled.rs`).
-#[rustfmt::skip]
-#[path = "../tests/compiled/bundled.rs"]
-mod compiled;
-
 #[path = "common/timing.rs"]
 mod timing;
 
@@ -24,7 +18,7 @@ use timing::{rate, timed};
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
-    let generated = rulestone::runtime::Compiled::new(&compiled::TURNS);
+    let generated = rulestone::cli::bundled();
     let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/games/pylos.game"))
         .expect("games/pylos.game");
     let variants = [

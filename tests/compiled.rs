@@ -1,47 +1,55 @@
-//! The compiled backend (`rulestone compile`) against the interpreter, on every bundled game and
-//! every combination of its enum options: the generated code in `tests/compiled/bundled.rs` is
-//! what `codegen` emits today, it is the code engines pick up, and it lists exactly the
-//! interpreter's moves, in the same order, along seeded random games and in the perft tables.
+//! The compiled backend against the interpreter, on every bundled game and test game and every
+//! combination of its enum options: the bundled games' code built into the binary (feature
+//! `bundled`, generated from `games/` when the package is built) and the test games' code in
+//! `tests/compiled/test_games.rs` (what `codegen` emits today) are the code engines pick up, and
+//! they list exactly the interpreter's moves, in the same order, along seeded random games and in
+//! the perft tables.
 //!
-//! After a change to the lowering or the code generator, regenerate the file with
-//! `cargo run --release -- compile games/*.game tests/games/*.game --module tests/compiled/bundled.rs`.
+//! After a change to the lowering or the code generator, regenerate the test games' file with
+//! `cargo run --release -- compile tests/games/*.game --module tests/compiled/test_games.rs`.
 
 mod common;
 
 #[rustfmt::skip]
-#[path = "compiled/bundled.rs"]
-mod bundled;
+#[path = "compiled/test_games.rs"]
+mod test_games;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rulestone::ir::Program;
 use rulestone::runtime::perft::{perft, perft_by_engine, perft_with_rolls};
 use rulestone::runtime::playout::{random_game, random_game_looking};
-use rulestone::runtime::{BackendKind, Compiled, Engine, Move};
+use rulestone::runtime::{Backend, BackendKind, Compiled, Engine, Move};
 
-const GENERATED: &str = "tests/compiled/bundled.rs";
+const GENERATED: &str = "tests/compiled/test_games.rs";
 
 /// Every bundled game (`games/`, `tests/games/`) in each of its enum variants.
 fn units() -> Vec<(String, Program)> {
     common::variants(&common::board_games())
 }
 
-/// The generated table, as a binary built by `rulestone compile` passes it in.
-const COMPILED: Compiled = Compiled::new(&bundled::TURNS);
+/// The test games' generated table, as a binary built by `rulestone compile` passes it in.
+const TEST_GAMES: Compiled = Compiled::new(&test_games::TURNS);
 
-/// An engine on the compiled backend when the generated code is for this program.
+/// An engine on the compiled backend when the generated code (the bundled games' built into
+/// the binary, or the test games') is for this program.
 fn compiled_engine(program: &Program) -> Engine<'_> {
-    Engine::with_backend(program, COMPILED.backend_for(program))
+    let backend = match rulestone::cli::bundled().backend_for(program) {
+        Backend::Interpreter => TEST_GAMES.backend_for(program),
+        compiled => compiled,
+    };
+    Engine::with_backend(program, backend)
 }
 
 #[test]
 fn generated_code_is_current() {
+    let mut test_games = Vec::new();
+    common::files(&common::root().join("tests/games"), "game", &mut test_games);
+    test_games.retain(|p| !common::is_table_game(p));
     common::assert_generated_current(
         GENERATED,
-        &units(),
-        &format!(
-            "cargo run --release -- compile games/*.game tests/games/*.game --module {GENERATED}"
-        ),
+        &common::variants(&test_games),
+        &format!("cargo run --release -- compile tests/games/*.game --module {GENERATED}"),
     );
 }
 

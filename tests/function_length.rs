@@ -4,7 +4,7 @@
 //!
 //! The scan covers `src/`, `crates/*/src/`, `crates/*/tests/` and `tests/` with its support
 //! modules in the folders below it (`tests/generator/`, `tests/common/`, ...), and skips generated
-//! code: any file that says `@generated` in its first lines (`tests/compiled/bundled.rs`, for
+//! code: any file that says `@generated` in its first lines (`tests/compiled/test_games.rs`, for
 //! one). It is a small lexer, not a parser: it blanks out comments, strings (raw ones too) and
 //! char literals so a brace inside them cannot fool it, then finds every `fn` followed by a
 //! name, free, method or nested, skips those without a body (a trait method ending in `;`) and

@@ -23,6 +23,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rulestone-lower", 4),
     ("rulestone-lsp", 5),
     ("rulestone-session", 5),
+    ("rulestone-precompiled", 5),
     ("rulestone-engine", 6),
     ("rulestone-server", 6),
     ("rulestone-report", 6),
@@ -80,6 +81,19 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         &["rulestone-lsp", "rulestone", "clap", "plotters"],
     ),
     ("rulestone-server", &["rulestone", "clap", "plotters"]),
+    // The bundled games' compiled code needs the runtime alone; its build script runs the
+    // pipeline up to the code generator, nothing of the front ends.
+    (
+        "rulestone-precompiled",
+        &[
+            "rulestone-session",
+            "rulestone-agents",
+            "rulestone-lsp",
+            "rulestone",
+            "clap",
+            "plotters",
+        ],
+    ),
     // The Python module reaches plotters (SVG backend only) through `rulestone-report`, for
     // a campaign's HTML page.
     ("rulestone-python", &["rulestone-lsp", "rulestone", "clap"]),

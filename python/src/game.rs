@@ -75,6 +75,17 @@ impl PyGame {
         self.game.program.name.clone()
     }
 
+    /// `"compiled"` when the game runs on move generation compiled into the package (a
+    /// bundled game with its file and enum options unchanged), else `"interpreter"`.
+    #[getter]
+    fn backend(&self) -> &'static str {
+        if self.game.is_compiled() {
+            "compiled"
+        } else {
+            "interpreter"
+        }
+    }
+
     /// Every option with its value for this game (given or default), as strings.
     fn options(&self) -> Vec<(String, String)> {
         self.game.program.options.clone()

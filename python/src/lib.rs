@@ -28,7 +28,6 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
-use rulestone_runtime::Compiled;
 use rulestone_session::Game;
 
 pub use errors::GameError;
@@ -94,7 +93,7 @@ pub(crate) fn load_sets(
     sets: Vec<(String, String)>,
 ) -> PyResult<(Game, Vec<(String, String)>)> {
     let (name, source) = source_of(path_or_text)?;
-    let loaded = py.detach(|| Game::load(&name, source, &sets, Compiled::NONE));
+    let loaded = py.detach(|| Game::load(&name, source, &sets, rulestone_precompiled::BUNDLED));
     let game = loaded.map_err(|e| errors::load_error(&e))?;
     Ok((game, sets))
 }

@@ -81,6 +81,11 @@ Exit status: 0 success, 1 errors reported in a game file, 2 usage, IO or move er
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+
+    /// Run every game on the interpreter, even a bundled game whose compiled move generation
+    /// is built into this binary (to compare the two, or to rule the compiled code out).
+    #[arg(long, global = true)]
+    pub interpreter: bool,
 }
 
 /// The subcommands. Each variant's doc comment is its `--help` text.
@@ -549,7 +554,17 @@ pub(crate) type Result<T> = std::result::Result<T, Fail>;
 /// Parses the process's command line and runs it: the whole `rulestone` binary.
 #[must_use]
 pub fn main() -> ExitCode {
-    main_with(Compiled::NONE)
+    main_with(bundled())
+}
+
+/// The compiled move generators built into this binary: the bundled games' (feature `bundled`),
+/// or none.
+#[must_use]
+pub fn bundled() -> Compiled {
+    #[cfg(feature = "bundled")]
+    return rulestone_precompiled::BUNDLED;
+    #[cfg(not(feature = "bundled"))]
+    return Compiled::NONE;
 }
 
 /// The `rulestone` binary with compiled move generators linked in (what `rulestone compile`
@@ -589,6 +604,11 @@ pub fn run(cli: Cli) -> ExitStatus {
 /// Runs a parsed command line with these compiled generators.
 #[must_use]
 pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
+    let compiled = if cli.interpreter {
+        Compiled::NONE
+    } else {
+        compiled
+    };
     let result = match cli.command {
         Command::Check(args) => return check::run(&args),
         Command::Explain(args) => explain::run(&args),
@@ -609,7 +629,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Solve(args) => solve::run(&args, compiled),
         Command::Compile(args) => compile::run(&args),
         Command::Lsp(args) => lsp::run(&args),
-        Command::Serve(args) => serve::run(&args),
+        Command::Serve(args) => serve::run(&args, compiled),
         Command::Dump(args) => dump::run(&args, compiled),
     };
     let (status, code) = match result {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{CliError, Result};
+use crate::runtime::Compiled;
 
 #[derive(Clone, Debug, Args)]
 pub struct ServeArgs {
@@ -21,11 +22,12 @@ pub struct ServeArgs {
     pub host: String,
 }
 
-pub(crate) fn run(args: &ServeArgs) -> Result<()> {
+pub(crate) fn run(args: &ServeArgs, compiled: Compiled) -> Result<()> {
     let config = crate::server::Config {
         dir: args.dir.clone(),
         host: args.host.clone(),
         port: args.port,
+        compiled,
     };
     let server = crate::server::Server::start(&config).map_err(|e| CliError::new(e.to_string()))?;
     println!("Rulestone playground: {}", server.url());

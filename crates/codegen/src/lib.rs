@@ -58,17 +58,36 @@ const HEADER: &str =
 /// a checked IR program, never user text).
 #[must_use]
 pub fn emit(units: &[Unit<'_>]) -> String {
-    let tokens = file_tokens(units);
-    let file = match syn::parse2::<syn::File>(tokens) {
-        Ok(file) => file,
-        Err(e) => panic!("internal error in the code generator: its output does not parse: {e}"),
-    };
+    let items = file_tokens(units);
     let mut out = String::from(HEADER);
-    out.push_str(&prettyplease::unparse(&file));
+    out.push_str(&unparse(quote! {
+        #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
+        #items
+    }));
     out
 }
 
-/// The whole generated file as tokens (without its leading comment lines).
+/// The same items as [`emit`] without the file's leading comments and inner attributes, for
+/// `include!` inside a module that allows what generated code needs (a build script's output).
+///
+/// # Panics
+///
+/// As [`emit`].
+#[must_use]
+pub fn emit_items(units: &[Unit<'_>]) -> String {
+    unparse(file_tokens(units))
+}
+
+/// Generated tokens printed as Rust source.
+fn unparse(tokens: TokenStream) -> String {
+    match syn::parse2::<syn::File>(tokens) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(e) => panic!("internal error in the code generator: its output does not parse: {e}"),
+    }
+}
+
+/// The whole generated file as tokens (without its leading comment lines and inner
+/// attributes).
 fn file_tokens(units: &[Unit<'_>]) -> TokenStream {
     let count = Literal::usize_unsuffixed(units.len());
     let turns = units.iter().enumerate().map(|(i, u)| {
@@ -106,8 +125,6 @@ fn file_tokens(units: &[Unit<'_>]) -> TokenStream {
         }
     });
     quote! {
-        #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
-
         use rulestone_runtime::ir::ops::{compare, int_op, neg, stock_points};
         use rulestone_runtime::ir::{AssignKind, CellBits, CmpOp, IntOp};
         use rulestone_runtime::ops;

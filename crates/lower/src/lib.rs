@@ -15,11 +15,13 @@ mod configured;
 mod error;
 mod lower;
 pub mod table;
+mod variants;
 
 pub use error::LowerError;
 pub use lower::lower;
 /// The IR this crate writes (for callers that hold its programs: tests, tools).
 pub use rulestone_ir as ir;
+pub use variants::{label, CompileSet};
 
 use rulestone_check as check;
 use rulestone_check::check;

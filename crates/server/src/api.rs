@@ -15,6 +15,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
+use rulestone_runtime::Compiled;
+
 use crate::catalog::Catalog;
 use crate::play::{self, Session, Sessions};
 use crate::{MAX_BODY, MAX_BUSY, MAX_TEXT, WORK_TIME};
@@ -82,12 +84,14 @@ pub(crate) struct State {
     catalog: Arc<Catalog>,
     sessions: Arc<Mutex<Sessions>>,
     busy: Arc<Semaphore>,
+    compiled: Compiled,
 }
 
 impl State {
-    pub fn new(catalog: Catalog) -> State {
+    pub fn new(catalog: Catalog, compiled: Compiled) -> State {
         State {
             catalog: Arc::new(catalog),
+            compiled,
             sessions: Arc::default(),
             busy: Arc::new(Semaphore::new(MAX_BUSY)),
         }
@@ -324,6 +328,7 @@ async fn new_game(
         })
         .collect();
     let catalog = Arc::clone(&state.catalog);
+    let compiled = state.compiled;
     let id = req
         .session
         .filter(|s| !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_alphanumeric()))
@@ -357,7 +362,7 @@ async fn new_game(
                     ))
                 }
             };
-            let loaded = Arc::new(play::load(from, &name, text, &sets)?);
+            let loaded = Arc::new(play::load(from, &name, text, &sets, compiled)?);
             let played = play::start(&loaded, &moves, seed)?;
             let answer = play::state(&session, &loaded, &played);
             Ok((loaded, played, answer))

@@ -34,6 +34,8 @@ use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use rulestone_runtime::Compiled;
+
 pub use catalog::Catalog;
 
 /// The largest request body accepted, in bytes.
@@ -62,6 +64,9 @@ pub struct Config {
     pub host: String,
     /// The port (0: any free port).
     pub port: u16,
+    /// The compiled move generators the games run on when one matches (the command line
+    /// passes the ones linked into it); any other program runs on the interpreter.
+    pub compiled: Compiled,
 }
 
 impl Default for Config {
@@ -70,6 +75,7 @@ impl Default for Config {
             dir: None,
             host: "127.0.0.1".to_string(),
             port: 8000,
+            compiled: Compiled::NONE,
         }
     }
 }
@@ -121,7 +127,7 @@ impl Server {
                 message: format!("cannot start the server's runtime: {e}"),
             })?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let app = api::router(api::State::new(catalog));
+        let app = api::router(api::State::new(catalog, config.compiled));
         let thread = std::thread::spawn(move || {
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener)?;

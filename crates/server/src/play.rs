@@ -141,9 +141,10 @@ pub(crate) fn load(
     name: &str,
     source: String,
     sets: &[(String, String)],
+    compiled: Compiled,
 ) -> Result<Loaded, ApiError> {
     let options = declared_options(&source, sets);
-    let game = Game::load(name, source, sets, Compiled::NONE).map_err(|e| {
+    let game = Game::load(name, source, sets, compiled).map_err(|e| {
         ApiError::new(
             400,
             if e.bad_options {
@@ -494,7 +495,13 @@ mod tests {
 
     #[test]
     fn the_least_recently_used_session_is_evicted() {
-        let Ok(loaded) = load(None, "t.game", crate::catalog::tests_source(), &[]) else {
+        let Ok(loaded) = load(
+            None,
+            "t.game",
+            crate::catalog::tests_source(),
+            &[],
+            Compiled::NONE,
+        ) else {
             panic!("the bundled game loads");
         };
         let loaded = Arc::new(loaded);

@@ -12,6 +12,7 @@ fn server(dir: Option<PathBuf>) -> Server {
         dir,
         host: "127.0.0.1".to_string(),
         port: 0,
+        ..Config::default()
     };
     Server::start(&config).unwrap_or_else(|e| panic!("the server starts: {e}"))
 }

@@ -358,6 +358,7 @@ async fn the_page_works_in_chromium() {
         dir: None,
         host: "127.0.0.1".to_string(),
         port: 0,
+        ..Config::default()
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let base = server.url();

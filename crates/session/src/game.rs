@@ -86,6 +86,12 @@ impl Game {
         }
     }
 
+    /// Whether the program runs on compiled move generation rather than the interpreter.
+    #[must_use]
+    pub fn is_compiled(&self) -> bool {
+        matches!(self.backend, rulestone_runtime::Backend::Compiled(_))
+    }
+
     /// A new engine at the start position.
     #[must_use]
     pub fn engine(&self) -> Engine<'_> {
