@@ -251,6 +251,7 @@ fn an_upward_or_forbidden_edge_is_reported() {
             "`rulestone-session` reaches `clap`, which it must not depend on",
             "`rulestone-engine` reaches `clap`, which it must not depend on",
             "`rulestone-server` reaches `clap`, which it must not depend on",
+            "`rulestone-precompiled` reaches `clap`, which it must not depend on",
             "`rulestone-python` reaches `clap`, which it must not depend on",
             "`rulestone-draw` reaches `clap`, which it must not depend on"
         ]

@@ -126,6 +126,19 @@ def test_chance_nodes_list_their_outcomes():
     state.apply_action(outcomes[0][0])
 
 
+def test_bundled_games_run_compiled_and_edited_copies_interpreted():
+    path = GAMES / "tictactoe.game"
+    bundled = rulestone.load(str(path))
+    assert bundled.backend == "compiled"
+    # A comment leaves the lowered program, and so its fingerprint, unchanged.
+    assert rulestone.load(path.read_text() + "\n// a comment\n").backend == "compiled"
+    # A changed rule is another program: it runs on the interpreter, with its own counts.
+    wider = rulestone.load(path.read_text().replace("x in 0..2", "x in 0..3"))
+    assert wider.backend == "interpreter"
+    assert wider.perft(1) == 12 and bundled.perft(1) == 9
+    assert bundled.perft(4) == rulestone.load(path.read_text() + "\n").perft(4)
+
+
 def test_playouts_are_seeded():
     game = rulestone.load(str(GAMES / "breakthrough.game"))
     a, b = game.playouts(50, seed=5), game.playouts(50, seed=5)
