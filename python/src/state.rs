@@ -276,8 +276,10 @@ impl PyState {
             .map_err(|e| game_error(&e.to_string(), Some("no-action-id")))
     }
 
-    /// Plays the legal move with id `action`; returns its notation.
-    fn apply_action(&mut self, action: u64) -> PyResult<String> {
+    /// Plays the legal move with id `action`; returns nothing, as OpenSpiel's does (its
+    /// notation is written only when asked for, by `moves()` or a record, which keeps a
+    /// Python loop's step cheap).
+    fn apply_action(&mut self, action: u64) -> PyResult<()> {
         let space = self
             .game()
             .actions()
@@ -294,7 +296,8 @@ impl PyState {
             return Err(bad_action(&BadAction::Illegal(action)));
         }
         self.changed();
-        Ok(self.live.with(|p| p.play(m)))
+        self.live.with(|p| p.play_unwritten(m));
+        Ok(())
     }
 
     /// Plays the legal move written `text`; returns its notation.
@@ -352,12 +355,10 @@ impl PyState {
     /// An independent copy (the same game, the same moves played).
     fn clone(&mut self) -> PyState {
         let mut copy = PyState::start(Arc::clone(self.game()));
-        let moves: Vec<Move> = self
-            .live
-            .with(|p| p.played().iter().map(|(m, _)| *m).collect());
+        let moves: Vec<Move> = self.live.with(|p| p.moves().to_vec());
         copy.live.with(|p| {
             for m in moves {
-                p.play(m);
+                p.play_unwritten(m);
             }
         });
         copy
@@ -377,9 +378,7 @@ impl PyState {
             .game()
             .actions()
             .map_err(|e| game_error(&e.to_string(), Some("no-action-ids")))?;
-        let played: Vec<Move> = self
-            .live
-            .with(|p| p.played().iter().map(|(m, _)| *m).collect());
+        let played: Vec<Move> = self.live.with(|p| p.moves().to_vec());
         played
             .iter()
             .map(|m| {
@@ -392,13 +391,12 @@ impl PyState {
 
     /// The moves played, in notation.
     fn moves(&mut self) -> Vec<String> {
-        self.live
-            .with(|p| p.played().iter().map(|(_, t)| t.clone()).collect())
+        self.live.with(|p| p.texts().to_vec())
     }
 
     /// The number of moves played.
     fn move_number(&mut self) -> usize {
-        self.live.with(|p| p.played().len())
+        self.live.with(|p| p.moves().len())
     }
 
     /// The observation for `player` (default: the player to move) as a float32 array of
@@ -495,7 +493,7 @@ impl Slot {
         if !self.legal.contains(&m) {
             return Err(BadAction::Illegal(action));
         }
-        self.live.with(|p| p.play(m));
+        self.live.with(|p| p.play_unwritten(m));
         Ok(())
     }
 }
@@ -679,11 +677,11 @@ impl PyBatch {
             .get_mut(i)
             .map(|slot| &mut slot.live)
             .ok_or_else(|| game_error(&format!("no state {i} in this batch"), Some("bad-index")))?;
-        let moves: Vec<Move> = live.with(|p| p.played().iter().map(|(m, _)| *m).collect());
+        let moves: Vec<Move> = live.with(|p| p.moves().to_vec());
         let mut copy = PyState::start(Arc::clone(&self.game));
         copy.position(|p| {
             for m in moves {
-                p.play(m);
+                p.play_unwritten(m);
             }
         });
         Ok(copy)

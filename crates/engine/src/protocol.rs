@@ -415,7 +415,7 @@ impl Session<'_> {
             "over": outcome.is_some(),
             "result": self.position.result_text(),
             "winner": winner(outcome),
-            "ply": self.position.played().len(),
+            "ply": self.position.moves().len(),
         })
     }
 
@@ -471,7 +471,7 @@ impl Session<'_> {
 
     /// The action id of the last move played, when the game has ids.
     fn last_action(&self) -> Option<u64> {
-        let (m, _) = self.position.played().last()?;
+        let m = self.position.moves().last()?;
         self.position.game().actions().ok()?.id(m).ok()
     }
 
@@ -490,12 +490,7 @@ impl Session<'_> {
     fn state(&mut self, request: &Map<String, Value>) -> Answer {
         let with_record = flag_field(request, "record")?;
         let mut answer = self.summary();
-        let moves: Vec<&str> = self
-            .position
-            .played()
-            .iter()
-            .map(|(_, t)| t.as_str())
-            .collect();
+        let moves: Vec<&str> = self.position.texts().iter().map(String::as_str).collect();
         answer["moves"] = json!(moves);
         answer["status"] = json!(self.position.engine().status_lines());
         answer["scores"] = json!(self.position.engine().scores());

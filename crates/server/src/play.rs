@@ -256,7 +256,7 @@ fn play_one(
             format!("a game here holds at most {MAX_MOVES} moves"),
         ));
     }
-    let before = pos.played().len();
+    let before = pos.moves().len();
     pos.apply_text(text).map_err(|bad| match bad {
         rulestone_session::BadMove::GameOver(result) => {
             ApiError::new(400, "game-over", format!("the game is over: {result}"))
@@ -272,7 +272,7 @@ fn play_one(
             e
         }
     })?;
-    if let Some((m, _)) = pos.played().get(before) {
+    if let Some(m) = pos.moves().get(before) {
         played.push((*m, false));
     }
     roll(pos, played, seed);
@@ -397,12 +397,12 @@ pub(crate) fn state(id: &str, loaded: &Loaded, played: &[(Move, bool)]) -> Value
         pos.play(*m);
     }
     let moves: Vec<Value> = pos
-        .played()
+        .texts()
         .iter()
         .zip(played)
-        .map(|((_, text), (_, chance))| json!({"text": text, "chance": chance}))
+        .map(|(text, (_, chance))| json!({"text": text, "chance": chance}))
         .collect();
-    let last_text = pos.played().last().map(|(_, t)| t.clone());
+    let last_text = pos.texts().last().cloned();
     let result = pos.result_text();
     let legal = pos.legal();
     let chance = pos.chance();

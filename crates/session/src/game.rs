@@ -158,10 +158,17 @@ impl std::fmt::Display for BadAction {
 
 /// A position in play: the engine and the moves that led to it from the start, each with the
 /// notation it had when played. Moves are taken back one at a time, to the start.
+///
+/// A move's notation is written when it is played ([`Position::play`]) or, for a caller that
+/// plays many moves and reads few texts ([`Position::play_unwritten`]: a Python loop, a copy
+/// replayed from the start), only when [`Position::texts`] asks: then the moves not yet
+/// written are taken back and played again, each written in the position it was played in.
 pub struct Position<'g> {
     game: &'g Game,
     board: BoardGame<'g>,
-    played: Vec<(Move, String)>,
+    moves: Vec<Move>,
+    /// The notation of `moves[..texts.len()]`; the moves after them are not written yet.
+    texts: Vec<String>,
 }
 
 impl<'g> Position<'g> {
@@ -171,7 +178,8 @@ impl<'g> Position<'g> {
         Position {
             game,
             board: BoardGame::new(game.engine()),
-            played: Vec::new(),
+            moves: Vec::new(),
+            texts: Vec::new(),
         }
     }
 
@@ -191,10 +199,27 @@ impl<'g> Position<'g> {
         &mut self.board
     }
 
-    /// The moves played so far, with their notation.
+    /// The moves played so far, from the start.
     #[must_use]
-    pub fn played(&self) -> &[(Move, String)] {
-        &self.played
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The notation of the moves played so far, each as written in the position it was played
+    /// in (the moves [`Position::play_unwritten`] played are written now).
+    pub fn texts(&mut self) -> &[String] {
+        let written = self.texts.len();
+        if written < self.moves.len() {
+            for _ in written..self.moves.len() {
+                self.board.undo();
+            }
+            for &m in &self.moves[written..] {
+                self.texts
+                    .push(notation::normalize(&self.board.engine.move_text(&m)));
+                self.board.apply(&m);
+            }
+        }
+        &self.texts
     }
 
     /// The player to move (the one who moved last, once the game is over).
@@ -269,9 +294,18 @@ impl<'g> Position<'g> {
     /// notation.
     pub fn play(&mut self, m: Move) -> String {
         let text = notation::normalize(&self.board.engine.move_text(&m));
-        self.board.apply(&m);
-        self.played.push((m, text.clone()));
+        if self.texts.len() == self.moves.len() {
+            self.texts.push(text.clone());
+        }
+        self.play_unwritten(m);
         text
+    }
+
+    /// Plays `m`, a legal move of this position, leaving its notation to be written when
+    /// [`Position::texts`] asks for it.
+    pub fn play_unwritten(&mut self, m: Move) {
+        self.board.apply(&m);
+        self.moves.push(m);
     }
 
     /// Plays moves written as text, in order.
@@ -287,9 +321,13 @@ impl<'g> Position<'g> {
 
     /// Takes back the last move; its notation, `None` at the start.
     pub fn undo(&mut self) -> Option<String> {
-        let (_, text) = self.played.pop()?;
+        let m = self.moves.pop()?;
         self.board.undo();
-        Some(text)
+        if self.texts.len() > self.moves.len() {
+            self.texts.pop()
+        } else {
+            Some(notation::normalize(&self.board.engine.move_text(&m)))
+        }
     }
 
     /// The record of the game so far, naming the game file `path`.
@@ -301,8 +339,45 @@ impl<'g> Position<'g> {
             options: self.game.program.options.clone(),
             deal: None,
             armies: Vec::new(),
-            moves: self.played.iter().map(|(_, t)| (0, t.clone())).collect(),
+            moves: self.texts().iter().map(|t| (0, t.clone())).collect(),
             result: self.result_text().map(|r| (0, r)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "game \"Line\"\nplayers A, B\nboard {\n    axes x\n    cells x in 0..4\n    name \"{letter(x)}\"\n}\npiece stone \"A\" \"B\"\nturn {\n    pick v in empty\n    put stone at v\n    write \"{v}\"\n}\non no moves {\n    draw\n}\n";
+
+    fn first_legal(p: &mut Position<'_>) -> Move {
+        p.legal()[0].decisions
+    }
+
+    /// Moves played unwritten are written as they would have been when played, whether the
+    /// texts are asked for after them, between them, or they are taken back first.
+    #[test]
+    fn unwritten_moves_are_written_in_their_own_positions() {
+        let game = Game::load("line.game", GAME.to_string(), &[], Compiled::NONE)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        let mut written = Position::new(&game);
+        let mut lazy = Position::new(&game);
+        for i in 0..4 {
+            let m = first_legal(&mut written);
+            written.play(m);
+            if i == 1 {
+                lazy.play(m);
+            } else {
+                lazy.play_unwritten(m);
+            }
+        }
+        assert_eq!(lazy.moves(), written.moves());
+        assert_eq!(lazy.texts(), ["a", "b", "c", "d"]);
+        assert_eq!(lazy.texts(), written.texts());
+        lazy.play_unwritten(first_legal(&mut written));
+        assert_eq!(lazy.undo().as_deref(), Some("e"));
+        assert_eq!(lazy.undo().as_deref(), Some("d"));
+        assert_eq!(lazy.texts(), ["a", "b", "c"]);
     }
 }
