@@ -370,6 +370,88 @@ function runEdited() {
   });
 }
 
+// ---- the analysis tab ----
+
+let job = null;         // the analysis running, if any
+let jobTimer = null;
+
+function showTab(name) {
+  for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("on", b.dataset.tab === name);
+  $("#playing").hidden = name !== "playing";
+  $("#analysis").hidden = name !== "analysis";
+}
+
+function analysisRequest() {
+  const req = {
+    options: currentOptions(),
+    games: Number($("#analysis-games").value),
+    iterations: Number($("#analysis-iterations").value),
+  };
+  if (gameId) req.game = gameId; else req.source = playedSource;
+  return req;
+}
+
+function showJob(j) {
+  const bar = $("#analysis-progress");
+  bar.max = Math.max(1, j.total);
+  bar.value = j.done;
+  const running = j.state === "running";
+  $("#analysis-go").disabled = running;
+  $("#analysis-cancel").disabled = !running;
+  $("#analysis-text").textContent = running ? `${j.done} of ${j.total} games played`
+    : j.state === "done" ? `done: ${j.done} of ${j.total} games played`
+    : j.state === "cancelled" ? "cancelled" : "failed";
+  if (j.error) $("#analysis-error").textContent = j.error;
+  if (j.state === "done") {
+    const frame = $("#analysis-report");
+    frame.srcdoc = j.html;
+    frame.hidden = false;
+  }
+}
+
+async function pollJob() {
+  if (!job) return;
+  try {
+    const j = await api("/api/analysis?job=" + encodeURIComponent(job));
+    showJob(j);
+    if (j.state !== "running") { job = null; return; }
+  } catch (e) {
+    $("#analysis-error").textContent = e.message;
+    job = null;
+    $("#analysis-go").disabled = false;
+    $("#analysis-cancel").disabled = true;
+    return;
+  }
+  jobTimer = setTimeout(pollJob, 300);
+}
+
+async function startAnalysis() {
+  if (job) return;
+  $("#analysis-error").textContent = "";
+  $("#analysis-report").hidden = true;
+  $("#analysis-text").textContent = "loading the game…";
+  try {
+    const j = await api("/api/analyze", analysisRequest());
+    job = j.job;
+    showJob(j);
+    clearTimeout(jobTimer);
+    jobTimer = setTimeout(pollJob, 300);
+  } catch (e) {
+    const notes = e.notes && e.notes.length ? "\n" + e.notes.join("\n") : "";
+    $("#analysis-error").textContent = e.message + notes;
+    $("#analysis-text").textContent = "";
+  }
+}
+
+function cancelAnalysis() {
+  if (job) api("/api/analysis/cancel", { job }).then(showJob, () => {});
+}
+
+// The page left: its analysis is stopped (the server also stops one no page asks for).
+window.addEventListener("pagehide", () => {
+  if (job) navigator.sendBeacon("/api/analysis/cancel", JSON.stringify({ job }));
+});
+
 // ---- start ----
 
 function fromHash() {
@@ -438,4 +520,7 @@ $("#move-form").addEventListener("submit", (ev) => {
 });
 $("#source").addEventListener("input", diagnoseSoon);
 $("#run").addEventListener("click", runEdited);
+for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
+$("#analysis-form").addEventListener("submit", (ev) => { ev.preventDefault(); startAnalysis(); });
+$("#analysis-cancel").addEventListener("click", cancelAnalysis);
 guarded(start);

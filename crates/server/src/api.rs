@@ -17,6 +17,7 @@ use tokio::sync::Semaphore;
 
 use rulestone_runtime::Compiled;
 
+use crate::analysis::{Jobs, Settings};
 use crate::catalog::Catalog;
 use crate::play::{self, Session, Sessions};
 use crate::{MAX_BODY, MAX_BUSY, MAX_TEXT, WORK_TIME};
@@ -85,6 +86,7 @@ pub(crate) struct State {
     sessions: Arc<Mutex<Sessions>>,
     busy: Arc<Semaphore>,
     compiled: Compiled,
+    jobs: Arc<Jobs>,
 }
 
 impl State {
@@ -94,6 +96,7 @@ impl State {
             compiled,
             sessions: Arc::default(),
             busy: Arc::new(Semaphore::new(MAX_BUSY)),
+            jobs: Arc::default(),
         }
     }
 
@@ -163,6 +166,9 @@ pub(crate) fn router(state: State) -> Router {
         .route("/api/play", post(play_move))
         .route("/api/undo", post(undo))
         .route("/api/agent", post(agent))
+        .route("/api/analyze", post(analyze))
+        .route("/api/analysis", get(analysis_of))
+        .route("/api/analysis/cancel", post(cancel_analysis))
         .fallback(|| async {
             ApiError::new(404, "not-found", "no such page or API route").into_response()
         })
@@ -297,6 +303,51 @@ async fn diagnose(
     Ok(Json(json!({ "diagnostics": list })))
 }
 
+/// The game a request names, by catalog id or by text, loaded for the option values `sets`.
+fn load(
+    catalog: &Catalog,
+    game: Option<String>,
+    source: Option<String>,
+    sets: &[(String, String)],
+    compiled: Compiled,
+) -> Result<play::Loaded, ApiError> {
+    let (name, text, from) = match (game, source) {
+        (_, Some(text)) => ("edited.game".to_string(), text, None),
+        (Some(g), None) => {
+            let text = catalog
+                .read(&g)
+                .map_err(|m| ApiError::new(404, "no-game", m))?;
+            (
+                g.rsplit('/').next().unwrap_or(&g).to_string(),
+                text,
+                Some(g),
+            )
+        }
+        (None, None) => {
+            return Err(ApiError::new(
+                400,
+                "bad-json",
+                "the request names no game: give `game` (an id) or `source` (a text)",
+            ))
+        }
+    };
+    play::load(from, &name, text, sets, compiled)
+}
+
+/// The option values of a request, as text.
+fn option_sets(options: &serde_json::Map<String, Value>) -> Vec<(String, String)> {
+    options
+        .iter()
+        .map(|(k, v)| {
+            let value = match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            (k.clone(), value)
+        })
+        .collect()
+}
+
 #[derive(Deserialize)]
 struct NewRequest {
     /// The session to replace (the tab's), or none for a new one.
@@ -316,17 +367,7 @@ async fn new_game(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: NewRequest = body(bytes)?;
-    let sets: Vec<(String, String)> = req
-        .options
-        .iter()
-        .map(|(k, v)| {
-            let value = match v {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            (k.clone(), value)
-        })
-        .collect();
+    let sets = option_sets(&req.options);
     let catalog = Arc::clone(&state.catalog);
     let compiled = state.compiled;
     let id = req
@@ -342,27 +383,7 @@ async fn new_game(
     let session = id.clone();
     let (loaded, played, answer) = state
         .work(move || {
-            let (name, text, from) = match (game, source) {
-                (_, Some(text)) => ("edited.game".to_string(), text, None),
-                (Some(g), None) => {
-                    let text = catalog
-                        .read(&g)
-                        .map_err(|m| ApiError::new(404, "no-game", m))?;
-                    (
-                        g.rsplit('/').next().unwrap_or(&g).to_string(),
-                        text,
-                        Some(g),
-                    )
-                }
-                (None, None) => {
-                    return Err(ApiError::new(
-                        400,
-                        "bad-json",
-                        "the request names no game: give `game` (an id) or `source` (a text)",
-                    ))
-                }
-            };
-            let loaded = Arc::new(play::load(from, &name, text, &sets, compiled)?);
+            let loaded = Arc::new(load(&catalog, game, source, &sets, compiled)?);
             let played = play::start(&loaded, &moves, seed)?;
             let answer = play::state(&session, &loaded, &played);
             Ok((loaded, played, answer))
@@ -448,4 +469,80 @@ async fn agent(
         play::agent_move(loaded, played, &spec, seed)
     })
     .await
+}
+
+#[derive(Deserialize)]
+struct AnalyzeRequest {
+    game: Option<String>,
+    source: Option<String>,
+    #[serde(default)]
+    options: serde_json::Map<String, Value>,
+    /// Games per kind of play.
+    #[serde(default = "default_games")]
+    games: u32,
+    /// MCTS iterations per decision of the agent measured.
+    #[serde(default = "default_iterations")]
+    iterations: u32,
+}
+
+fn default_games() -> u32 {
+    10
+}
+
+fn default_iterations() -> u32 {
+    50
+}
+
+/// Loads the game (under every request's limits) and starts analysing it; the job's id.
+async fn analyze(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: AnalyzeRequest = body(bytes)?;
+    if let Some(text) = &req.source {
+        text_ok(text)?;
+    }
+    let sets = option_sets(&req.options);
+    let settings = Settings {
+        games: req.games,
+        iterations: req.iterations,
+        sets: sets.clone(),
+    }
+    .checked()?;
+    let catalog = Arc::clone(&state.catalog);
+    let compiled = state.compiled;
+    let (game, source) = (req.game, req.source);
+    let loaded = state
+        .work(move || {
+            let loaded = load(&catalog, game, source, &sets, compiled)?;
+            // The start is played as a game starts, so that a game that cannot be played
+            // answers with its error now.
+            play::start(&loaded, &[], 0)?;
+            Ok(loaded)
+        })
+        .await?;
+    let job = state.jobs.start(Arc::new(loaded), settings)?;
+    Ok(Json(state.jobs.answer(&job)?))
+}
+
+#[derive(Deserialize)]
+struct JobQuery {
+    job: String,
+}
+
+/// An analysis's progress, and its report (HTML) once done.
+async fn analysis_of(
+    axum::extract::State(state): axum::extract::State<State>,
+    query: Result<Query<JobQuery>, axum::extract::rejection::QueryRejection>,
+) -> Answer {
+    let Query(q) = query.map_err(|e| ApiError::new(400, "bad-query", e.body_text()))?;
+    Ok(Json(state.jobs.answer(&q.job)?))
+}
+
+async fn cancel_analysis(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: JobQuery = body(bytes)?;
+    Ok(Json(state.jobs.cancel(&req.job)?))
 }

@@ -376,3 +376,110 @@ fn hostile_texts_get_errors_and_other_sessions_go_on() {
     let end = ok(&s, "/api/state", json!({"session": session}));
     assert_eq!(end["result"], json!("X wins"));
 }
+
+/// Polls the analysis `job` until it is no longer running; its last answer.
+fn finished(s: &Server, job: &str) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let (status, v) = call(s, &format!("/api/analysis?job={job}"), None);
+        assert_eq!(status, 200, "{v}");
+        assert!(v["done"].as_u64() <= v["total"].as_u64(), "{v}");
+        if v["state"] != json!("running") {
+            return v;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "the analysis ends"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn an_analysis_runs_to_its_report_and_can_be_cancelled() {
+    let s = server(None);
+    let started = ok(
+        &s,
+        "/api/analyze",
+        json!({"game": "bundled/tictactoe.game", "games": 4, "iterations": 20}),
+    );
+    assert_eq!(started["total"], json!(12), "{started}");
+    let job = started["job"].as_str().unwrap_or_default().to_string();
+    let done = finished(&s, &job);
+    assert_eq!(done["state"], json!("done"), "{done}");
+    assert_eq!(done["done"], json!(12), "{done}");
+    let html = done["html"].as_str().unwrap_or_default();
+    assert!(html.contains("variant analysis"), "{html}");
+    assert_eq!(html.matches("<svg").count(), 4, "four plots");
+    // Options are the analysed variant's.
+    let hex = ok(
+        &s,
+        "/api/analyze",
+        json!({"game": "bundled/hex.game", "options": {"size": 3}, "games": 50, "iterations": 200}),
+    );
+    let job = hex["job"].as_str().unwrap_or_default().to_string();
+    let (status, cancelled) = call(&s, "/api/analysis/cancel", Some(json!({"job": job})));
+    assert_eq!(status, 200, "{cancelled}");
+    assert_eq!(finished(&s, &job)["state"], json!("cancelled"));
+    // Bad requests.
+    for (body, code) in [
+        (
+            json!({"game": "bundled/tictactoe.game", "games": 0}),
+            "bad-games",
+        ),
+        (
+            json!({"game": "bundled/tictactoe.game", "iterations": 100_000}),
+            "bad-iterations",
+        ),
+        (json!({"game": "bundled/nothing.game"}), "no-game"),
+        (
+            json!({"game": "bundled/hex.game", "options": {"size": 99}}),
+            "bad-options",
+        ),
+    ] {
+        let (status, v) = call(&s, "/api/analyze", Some(body));
+        assert_eq!(status / 100, 4, "{v}");
+        assert_eq!(error_code(&v), code, "{v}");
+    }
+    let (status, v) = call(&s, "/api/analysis?job=nope", None);
+    assert_eq!((status, error_code(&v)), (404, "no-job"));
+}
+
+/// A hostile text's analysis answers with its error; the analysis slots stay free.
+#[test]
+fn an_analysis_of_a_hostile_text_is_an_error() {
+    let s = server(None);
+    let ui = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/ui");
+    let read = |p: &str| std::fs::read_to_string(ui.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
+    for (text, code) in [
+        (read("runtime/E1008-wide-repeat.game"), "out-of-steps"),
+        (read("board/E0403-too-many-cells.game"), "bad-game"),
+        (read("limits/E1004-repeat-too-long.game"), "bad-game"),
+    ] {
+        let (status, v) = call(&s, "/api/analyze", Some(json!({"source": text})));
+        assert_eq!((status, error_code(&v)), (400, code), "{v}");
+    }
+    let mut jobs = Vec::new();
+    for _ in 0..rulestone_server::MAX_ANALYSES {
+        let v = ok(
+            &s,
+            "/api/analyze",
+            json!({"game": "bundled/tictactoe.game", "games": 100, "iterations": 1000}),
+        );
+        jobs.push(v["job"].as_str().unwrap_or_default().to_string());
+    }
+    let (status, v) = call(
+        &s,
+        "/api/analyze",
+        Some(json!({"game": "bundled/tictactoe.game"})),
+    );
+    assert_eq!((status, error_code(&v)), (503, "busy"), "{v}");
+    for job in &jobs {
+        ok(&s, "/api/analysis/cancel", json!({"job": job}));
+    }
+    for job in &jobs {
+        assert_eq!(finished(&s, job)["state"], json!("cancelled"));
+    }
+    // The other requests were served throughout.
+    ok(&s, "/api/new", json!({"game": "bundled/tictactoe.game"}));
+}

@@ -317,6 +317,43 @@ async fn options_change_the_board(c: &Client, base: &str) {
     assert_ne!(cells, 9);
 }
 
+/// The analysis tab: a small analysis of the game shown, its progress bar filled, its report's
+/// plots shown.
+async fn analysis_tab(c: &Client, base: &str) {
+    open(c, base, "#game=bundled%2Ftictactoe.game").await;
+    click(c, "#tabs button[data-tab=\"analysis\"]").await;
+    c.execute(
+        "document.querySelector('#analysis-games').value = '6'; \
+         document.querySelector('#analysis-iterations').value = '20';",
+        vec![],
+    )
+    .await
+    .unwrap_or(Value::Null);
+    click(c, "#analysis-go").await;
+    let plots = until(
+        c,
+        "the analysis's plots",
+        "const f = document.querySelector('#analysis-report'); \
+         const d = !f.hidden && f.contentDocument; \
+         return d && d.querySelectorAll('svg').length;",
+    )
+    .await;
+    assert_eq!(plots, json!(4), "the report's four plots");
+    let bar = c
+        .execute(
+            "const b = document.querySelector('#analysis-progress'); return [b.value, b.max];",
+            vec![],
+        )
+        .await
+        .unwrap_or(Value::Null);
+    assert_eq!(bar, json!([18, 18]), "the progress bar is full");
+    save(
+        &c.screenshot().await.unwrap_or_else(|e| panic!("{e}")),
+        "page-analysis",
+    );
+    click(c, "#tabs button[data-tab=\"playing\"]").await;
+}
+
 /// Saves a PNG screenshot as `target/screenshots/NAME.png`.
 fn save(shot: &[u8], name: &str) {
     assert!(shot.starts_with(b"\x89PNG"), "{name} is a PNG");
@@ -386,6 +423,7 @@ async fn the_page_works_in_chromium() {
     );
     editor_diagnostics(&c, &base).await;
     options_change_the_board(&c, &base).await;
+    analysis_tab(&c, &base).await;
     screenshots(&c, &base).await;
     let _ = c.close().await;
     let _ = std::fs::remove_dir_all(&profile);
