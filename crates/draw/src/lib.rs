@@ -30,6 +30,7 @@
 
 pub mod geometry;
 pub mod svg;
+pub mod table;
 
 use std::fmt;
 use std::sync::Arc;

@@ -20,6 +20,7 @@ use rulestone_runtime::Compiled;
 use crate::analysis::{Jobs, Settings};
 use crate::catalog::Catalog;
 use crate::play::{self, Session, Sessions};
+use crate::table::{self, TableLoaded, TableSessions};
 use crate::{MAX_BODY, MAX_BUSY, MAX_TEXT, WORK_TIME};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
@@ -84,6 +85,7 @@ type Answer = Result<Json<Value>, ApiError>;
 pub(crate) struct State {
     catalog: Arc<Catalog>,
     sessions: Arc<Mutex<Sessions>>,
+    tables: Arc<Mutex<TableSessions>>,
     busy: Arc<Semaphore>,
     compiled: Compiled,
     jobs: Arc<Jobs>,
@@ -95,6 +97,7 @@ impl State {
             catalog: Arc::new(catalog),
             compiled,
             sessions: Arc::default(),
+            tables: Arc::default(),
             busy: Arc::new(Semaphore::new(MAX_BUSY)),
             jobs: Arc::default(),
         }
@@ -103,6 +106,12 @@ impl State {
     fn sessions(&self) -> MutexGuard<'_, Sessions> {
         // A panic while the lock was held left the map whole (every change is one call).
         self.sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn tables(&self) -> MutexGuard<'_, TableSessions> {
+        self.tables
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -303,6 +312,12 @@ async fn diagnose(
     Ok(Json(json!({ "diagnostics": list })))
 }
 
+/// A game loaded: a board game, or a table game.
+enum Opened {
+    Board(Box<play::Loaded>),
+    Table(Box<TableLoaded>),
+}
+
 /// The game a request names, by catalog id or by text, loaded for the option values `sets`.
 fn load(
     catalog: &Catalog,
@@ -310,7 +325,7 @@ fn load(
     source: Option<String>,
     sets: &[(String, String)],
     compiled: Compiled,
-) -> Result<play::Loaded, ApiError> {
+) -> Result<Opened, ApiError> {
     let (name, text, from) = match (game, source) {
         (_, Some(text)) => ("edited.game".to_string(), text, None),
         (Some(g), None) => {
@@ -331,7 +346,14 @@ fn load(
             ))
         }
     };
-    play::load(from, &name, text, sets, compiled)
+    if let Ok(file) = rulestone_syntax::parse(&text) {
+        if table::is_table(&file) {
+            let options = play::declared_options(&text, sets);
+            return table::load(from, &name, &text, &file, sets, options)
+                .map(|t| Opened::Table(Box::new(t)));
+        }
+    }
+    play::load(from, &name, text, sets, compiled).map(|b| Opened::Board(Box::new(b)))
 }
 
 /// The option values of a request, as text.
@@ -381,15 +403,29 @@ async fn new_game(
     }
     let moves = req.moves;
     let session = id.clone();
-    let (loaded, played, answer) = state
-        .work(move || {
-            let loaded = Arc::new(load(&catalog, game, source, &sets, compiled)?);
-            let played = play::start(&loaded, &moves, seed)?;
-            let answer = play::state(&session, &loaded, &played);
-            Ok((loaded, played, answer))
-        })
+    let (opened, answer) = state
+        .work(
+            move || match load(&catalog, game, source, &sets, compiled)? {
+                Opened::Board(loaded) => {
+                    let loaded = Arc::new(*loaded);
+                    let played = play::start(&loaded, &moves, seed)?;
+                    let answer = play::state(&session, &loaded, &played);
+                    Ok((Ok((loaded, played)), answer))
+                }
+                Opened::Table(loaded) => {
+                    let answer = table::state(&session, &loaded, &moves, seed)?;
+                    Ok((Err((Arc::new(*loaded), moves)), answer))
+                }
+            },
+        )
         .await?;
-    state.sessions().put(id, Session::new(loaded, played, seed));
+    match opened {
+        Ok((loaded, played)) => {
+            state.tables().remove(&id);
+            state.sessions().put(id, Session::new(loaded, played, seed));
+        }
+        Err((loaded, texts)) => state.tables().put(id, loaded, texts, seed),
+    }
     Ok(Json(answer))
 }
 
@@ -402,14 +438,37 @@ struct SessionRequest {
     strength: Option<u8>,
 }
 
-/// Runs `change` on the session's moves and keeps what it returns; answers the new state.
+/// A change of a table game's match: its decisions after it.
+type TableChange = Box<
+    dyn FnOnce(&TableLoaded, Vec<String>, u64, &SessionRequest) -> Result<Vec<String>, ApiError>
+        + Send,
+>;
+
+/// Runs `change` (`table`, for a table game's match) on the session's moves and keeps what it
+/// returns; answers the new state.
 async fn change(
     state: &State,
     req: SessionRequest,
     change: impl FnOnce(&play::Loaded, play::Played, u64, &SessionRequest) -> Result<play::Played, ApiError>
         + Send
         + 'static,
+    table: TableChange,
 ) -> Answer {
+    let in_table = state.tables().get(&req.session);
+    if let Some((loaded, texts, deal)) = in_table {
+        let before = texts.len();
+        let kept = Arc::clone(&loaded);
+        let (texts, answer) = state
+            .work(move || {
+                let texts = table(&loaded, texts, deal, &req)?;
+                let answer = table::state(&req.session, &loaded, &texts, deal)?;
+                Ok((texts, answer))
+            })
+            .await?;
+        let id = answer["session"].as_str().unwrap_or_default().to_string();
+        state.tables().set_texts(&id, &kept, before, texts)?;
+        return Ok(Json(answer));
+    }
     let (loaded, played, seed) = state.sessions().get(&req.session)?;
     let before = played.len();
     let kept = Arc::clone(&loaded);
@@ -430,7 +489,13 @@ async fn state_of(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: SessionRequest = body(bytes)?;
-    change(&state, req, |_, played, _, _| Ok(played)).await
+    change(
+        &state,
+        req,
+        |_, played, _, _| Ok(played),
+        Box::new(|_, texts, _, _| Ok(texts)),
+    )
+    .await
 }
 
 async fn play_move(
@@ -438,13 +503,17 @@ async fn play_move(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: SessionRequest = body(bytes)?;
-    change(&state, req, |loaded, played, seed, req| {
-        let text = req
-            .text
-            .as_deref()
-            .ok_or_else(|| ApiError::new(400, "bad-json", "the request names no `move`"))?;
-        play::play(loaded, played, text, seed)
-    })
+    let named = |req: &SessionRequest| {
+        req.text
+            .clone()
+            .ok_or_else(|| ApiError::new(400, "bad-json", "the request names no `move`"))
+    };
+    change(
+        &state,
+        req,
+        move |loaded, played, seed, req| play::play(loaded, played, &named(req)?, seed),
+        Box::new(move |loaded, texts, deal, req| table::play(loaded, texts, deal, &named(req)?)),
+    )
     .await
 }
 
@@ -453,7 +522,16 @@ async fn undo(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: SessionRequest = body(bytes)?;
-    change(&state, req, |_, played, _, _| Ok(play::undo(played))).await
+    change(
+        &state,
+        req,
+        |_, played, _, _| Ok(play::undo(played)),
+        Box::new(|_, mut texts, _, _| {
+            texts.pop();
+            Ok(texts)
+        }),
+    )
+    .await
 }
 
 async fn agent(
@@ -465,9 +543,13 @@ async fn agent(
         req.agent.as_deref().unwrap_or("mcts"),
         req.strength.unwrap_or(2),
     )?;
-    change(&state, req, move |loaded, played, seed, _| {
-        play::agent_move(loaded, played, &spec, seed)
-    })
+    let for_table = spec.clone();
+    change(
+        &state,
+        req,
+        move |loaded, played, seed, _| play::agent_move(loaded, played, &spec, seed),
+        Box::new(move |loaded, texts, deal, _| table::agent_move(loaded, texts, deal, &for_table)),
+    )
     .await
 }
 
@@ -514,14 +596,21 @@ async fn analyze(
     let (game, source) = (req.game, req.source);
     let loaded = state
         .work(move || {
-            let loaded = load(&catalog, game, source, &sets, compiled)?;
+            let Opened::Board(loaded) = load(&catalog, game, source, &sets, compiled)? else {
+                return Err(ApiError::new(
+                    400,
+                    "table-game",
+                    "the analysis tab analyses board games; a table game's analysis is \
+                     `rulestone analyze` at the command line",
+                ));
+            };
             // The start is played as a game starts, so that a game that cannot be played
             // answers with its error now.
             play::start(&loaded, &[], 0)?;
             Ok(loaded)
         })
         .await?;
-    let job = state.jobs.start(Arc::new(loaded), settings)?;
+    let job = state.jobs.start(Arc::from(loaded), settings)?;
     Ok(Json(state.jobs.answer(&job)?))
 }
 

@@ -33,6 +33,7 @@ mod analysis;
 mod api;
 mod catalog;
 mod play;
+mod table;
 
 use std::io;
 use std::net::{SocketAddr, TcpListener};

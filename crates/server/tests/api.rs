@@ -483,3 +483,87 @@ fn an_analysis_of_a_hostile_text_is_an_error() {
     // The other requests were served throughout.
     ok(&s, "/api/new", json!({"game": "bundled/tictactoe.game"}));
 }
+
+/// A table game: its open decisions that are not shots are moves without cells, a shot is
+/// typed as `rulestone play` takes it, and the answer holds the stones' positions along it.
+#[test]
+fn a_table_game_is_played_by_shots() {
+    let s = server(None);
+    let mut state = ok(&s, "/api/new", json!({"game": "bundled/warstone.game"}));
+    assert_eq!(state["surface"], json!("table"), "{state}");
+    let session = state["session"].as_str().unwrap_or_default().to_string();
+    let shots = |st: &Value| st["table"]["shots"].as_array().cloned().unwrap_or_default();
+    for _ in 0..4 {
+        if !shots(&state).is_empty() {
+            break;
+        }
+        let text = state["legal"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert_eq!(state["legal"][0]["cells"], json!([]), "{state}");
+        state = ok(&s, "/api/play", json!({"session": session, "move": text}));
+    }
+    let shot = shots(&state)[0].clone();
+    let stone = shot["stone"].as_u64().unwrap_or(0) as usize;
+    let before = state["table"]["stones"][stone].clone();
+    let text = format!(
+        "{} 0@{:.1}",
+        shot["head"].as_str().unwrap_or_default(),
+        20.0
+    );
+    let after = ok(&s, "/api/play", json!({"session": session, "move": text}));
+    let frames = after["table"]["frames"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(frames.len() > 2, "{after}");
+    let stones = after["table"]["stones"].as_array().map_or(0, Vec::len);
+    assert!(frames
+        .iter()
+        .all(|f| f.as_array().map(Vec::len) == Some(stones)));
+    assert_eq!(
+        frames[0][stone],
+        json!([before["x"], before["y"]]),
+        "the shot starts where the stone was"
+    );
+    let last = &after["table"]["stones"][stone];
+    if last["on_table"] == json!(true) {
+        assert_eq!(
+            frames[frames.len() - 1][stone],
+            json!([last["x"], last["y"]])
+        );
+    }
+    assert!(after["svg"]
+        .as_str()
+        .is_some_and(|s| s.contains("class=\"path\"")));
+    assert!(after["svg"]
+        .as_str()
+        .is_some_and(|s| s.contains("data-stone=")));
+    // Undo, a bad shot, the agent.
+    let undone = ok(&s, "/api/undo", json!({"session": session}));
+    assert_eq!(
+        undone["moves"].as_array().map(Vec::len),
+        Some(texts(&after).len() - 1)
+    );
+    let (status, v) = call(
+        &s,
+        "/api/play",
+        Some(json!({"session": session, "move": "nonsense 1@2"})),
+    );
+    assert_eq!((status, error_code(&v)), (400, "illegal-move"), "{v}");
+    let moved = ok(
+        &s,
+        "/api/agent",
+        json!({"session": session, "agent": "random"}),
+    );
+    assert_eq!(texts(&moved).len(), texts(&undone).len() + 1);
+    // The same tab then opens a board game.
+    let board = ok(
+        &s,
+        "/api/new",
+        json!({"session": session, "game": "bundled/tictactoe.game"}),
+    );
+    assert_eq!(board["surface"], Value::Null);
+    ok(&s, "/api/play", json!({"session": session, "move": "a1"}));
+}

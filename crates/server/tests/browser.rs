@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::actions::{InputSource as _, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use rulestone_server::{Config, Server};
 use serde_json::{json, Value};
@@ -354,6 +355,94 @@ async fn analysis_tab(c: &Client, base: &str) {
     click(c, "#tabs button[data-tab=\"playing\"]").await;
 }
 
+/// A table game's shot: the decisions before the first shot (army choices) by their buttons,
+/// then a drag from a stone that may be shot; the shot is played and animated along the
+/// simulation's positions.
+async fn table_shot_by_dragging(c: &Client, base: &str) {
+    let mut state = open(c, base, "#game=bundled%2Fwarstone.game").await;
+    let shots = |st: &Value| st["table"]["shots"].as_array().cloned().unwrap_or_default();
+    for _ in 0..4 {
+        if !shots(&state).is_empty() {
+            break;
+        }
+        let n = state["moves"].as_array().map_or(0, Vec::len);
+        click(c, "#choices button[data-move]").await;
+        state = until(
+            c,
+            "the army chosen",
+            &format!("return !busy && st.moves.length === {} && st", n + 1),
+        )
+        .await;
+    }
+    let shot = shots(&state)[0].clone();
+    let n = state["moves"].as_array().map_or(0, Vec::len);
+    let stone = c
+        .find(Locator::Css(&format!(
+            "#board [data-index=\"{}\"]",
+            shot["stone"]
+        )))
+        .await
+        .unwrap_or_else(|e| panic!("the stone to shoot: {e}"));
+    let drag = MouseActions::new("mouse".to_string())
+        .then(PointerAction::MoveToElement {
+            element: stone,
+            duration: None,
+            x: 0,
+            y: 0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveBy {
+            duration: Some(Duration::from_millis(200)),
+            x: 160,
+            y: -30,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(drag)
+        .await
+        .unwrap_or_else(|e| panic!("the drag: {e}"));
+    // Several cards may shoot the stone: then the first is picked.
+    let played = format!("!busy && st.moves.length === {}", n + 1);
+    let picked = until(
+        c,
+        "the shot or its cards",
+        &format!(
+            "return ({played}) ? 'played' : (document.querySelector('#choices button[data-move*=\"@\"]') ? 'cards' : null)"
+        ),
+    )
+    .await;
+    if picked == json!("cards") {
+        click(c, "#choices button[data-move*=\"@\"]").await;
+    }
+    let end = until(
+        c,
+        "the shot animated",
+        &format!("return ({played}) && animated > 1 && st"),
+    )
+    .await;
+    let text = end["moves"][n]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains(shot["name"].as_str().unwrap_or("?")) && text.contains('@'),
+        "{text}"
+    );
+    assert!(end["table"]["frames"]
+        .as_array()
+        .is_some_and(|f| f.len() > 1));
+    until(
+        c,
+        "the shot's path",
+        "return document.querySelector('#board .path')",
+    )
+    .await;
+    save(
+        &c.screenshot().await.unwrap_or_else(|e| panic!("{e}")),
+        "page-table-shot",
+    );
+}
+
 /// Saves a PNG screenshot as `target/screenshots/NAME.png`.
 fn save(shot: &[u8], name: &str) {
     assert!(shot.starts_with(b"\x89PNG"), "{name} is a PNG");
@@ -371,8 +460,12 @@ async fn screenshots(c: &Client, base: &str) {
         c.goto(&format!("{base}#game=bundled%2F{game}.game"))
             .await
             .unwrap_or_else(|e| panic!("{e}"));
-        // A table game is not drawn: the page says so, and the picture shows that.
-        until(c, game, "return !busy && (document.querySelector('#board svg') || document.querySelector('#error').textContent)").await;
+        until(
+            c,
+            game,
+            "return !busy && document.querySelector('#board svg')",
+        )
+        .await;
         let shot = match c.find(Locator::Css("#board svg")).await {
             Ok(board) => board.screenshot().await,
             Err(_) => c.screenshot().await,
@@ -424,6 +517,7 @@ async fn the_page_works_in_chromium() {
     editor_diagnostics(&c, &base).await;
     options_change_the_board(&c, &base).await;
     analysis_tab(&c, &base).await;
+    table_shot_by_dragging(&c, &base).await;
     screenshots(&c, &base).await;
     let _ = c.close().await;
     let _ = std::fs::remove_dir_all(&profile);
