@@ -245,6 +245,13 @@ function showClicks() {
   for (const c of next) mark(c, "hl");
   const buttons = st.legal.filter((m) => m.cells.length === 0)
     .concat(clicked.length ? cands.filter((m) => m.cells.length === clicked.length) : []);
+  const chooser = nextChooser(cands);
+  if (chooser !== null) {
+    const hint = document.createElement("span");
+    hint.className = "hint";
+    hint.textContent = `${st.players[chooser]} chooses the next part`;
+    box.appendChild(hint);
+  }
   if (clicked.length) {
     const cancel = document.createElement("button");
     cancel.type = "button";
@@ -261,6 +268,18 @@ function showClicks() {
     b.addEventListener("click", () => playMove(m.text));
     box.appendChild(b);
   }
+}
+
+// The player who chooses the next part of the move under way, when it is not the mover (a
+// part chosen by the opponent, as the parts of the legal moves say).
+function nextChooser(cands) {
+  if (!clicked.length || !cands.length) return null;
+  let seen = 0;
+  for (const p of cands[0].parts) {
+    seen += p.cells.length;
+    if (seen > clicked.length) return p.player !== st.to_move ? p.player : null;
+  }
+  return null;
 }
 
 function clickCell(name) {
