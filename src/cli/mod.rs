@@ -221,7 +221,8 @@ Examples:
     /// Play, edit and check games in a browser: a local web server and its page.
     ///
     /// Lists the bundled games and the `.game` files under DIR; the page draws the board, takes
-    /// moves by clicking, plays against an agent, and checks edited rules as you type. Only
+    /// moves by clicking (a table game's shots by dragging, animated), plays against an agent,
+    /// checks edited rules as you type, and analyses a game's options as `analyze` does. Only
     /// files under DIR are read. Listens on 127.0.0.1 unless `--host` says otherwise, prints
     /// the page's address, and serves until stopped (Ctrl-C).
     #[command(after_help = "\

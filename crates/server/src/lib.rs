@@ -3,7 +3,8 @@
 //! server answers a small JSON API that the page calls.
 //!
 //! What it stands on: the game in play is `rulestone-session`'s (loading through the one
-//! pipeline, positions, notation, legal moves with their parts), the board picture
+//! pipeline, positions, notation, legal moves with their parts), or for a game that declares a
+//! table the runtime's `TableMatch` (see `table`), the board picture
 //! `rulestone-draw`'s (each cell's group carries its name in `data-cell`, which is how the page
 //! knows what was clicked), the agents `rulestone-agents`'s, and the editor's diagnostics are
 //! the language server's own ([`rulestone_lsp::diagnostics::diagnose`]), so the page shows

@@ -351,10 +351,7 @@ async fn analysis_tab(c: &Client, base: &str) {
         .await
         .unwrap_or(Value::Null);
     assert_eq!(bar, json!([18, 18]), "the progress bar is full");
-    save(
-        &c.screenshot().await.unwrap_or_else(|e| panic!("{e}")),
-        "page-analysis",
-    );
+    save(&part(c, "#analysis").await, "page-analysis");
     click(c, "#tabs button[data-tab=\"playing\"]").await;
 }
 
@@ -588,10 +585,18 @@ async fn table_shot_by_dragging(c: &Client, base: &str) {
         "return document.querySelector('#board .path')",
     )
     .await;
-    save(
-        &c.screenshot().await.unwrap_or_else(|e| panic!("{e}")),
-        "page-table-shot",
-    );
+    save(&part(c, "#play").await, "page-table-shot");
+}
+
+/// A screenshot of the page's element `css`.
+async fn part(c: &Client, css: &str) -> Vec<u8> {
+    let el = c
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no element {css}: {e}"));
+    el.screenshot()
+        .await
+        .unwrap_or_else(|e| panic!("a screenshot of {css}: {e}"))
 }
 
 /// Saves a PNG screenshot as `target/screenshots/NAME.png`.
