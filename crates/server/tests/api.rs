@@ -558,6 +558,12 @@ fn a_table_game_is_played_by_shots() {
         json!({"session": session, "agent": "random"}),
     );
     assert_eq!(texts(&moved).len(), texts(&undone).len() + 1);
+    let searched = ok(
+        &s,
+        "/api/agent",
+        json!({"session": session, "agent": "mcts", "strength": 1}),
+    );
+    assert_eq!(texts(&searched).len(), texts(&moved).len() + 1);
     // The same tab then opens a board game.
     let board = ok(
         &s,
