@@ -18,11 +18,13 @@ use std::time::{Duration, Instant};
 use rulestone_agents::analysis::{self, AnalysisConfig, Play, PlayedGames};
 use rulestone_agents::AgentSpec;
 use rulestone_report::{Axis, Grid, Report, VariantReport};
-use rulestone_runtime::{BoardGame, Game as _};
+use rulestone_runtime::table::TableMatch;
+use rulestone_runtime::{BoardGame, Game};
 use serde_json::{json, Value};
 
 use crate::api::ApiError;
 use crate::play::Loaded;
+use crate::table::TableLoaded;
 
 /// The most analyses running at once; another is refused until one ends.
 pub const MAX_ANALYSES: usize = 2;
@@ -155,7 +157,7 @@ impl Jobs {
     ///
     /// # Errors
     /// [`MAX_ANALYSES`] are running already, or the thread could not be started.
-    pub fn start(&self, loaded: Arc<Loaded>, settings: Settings) -> Result<String, ApiError> {
+    pub fn start(&self, subject: Subject, settings: Settings) -> Result<String, ApiError> {
         let permit = Arc::clone(&self.running).try_acquire_owned().map_err(|_| {
             ApiError::new(
                 503,
@@ -179,7 +181,7 @@ impl Jobs {
             .spawn(move || {
                 let _permit = permit;
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    run(&loaded, &settings, &running)
+                    run(&subject, &settings, &running)
                 }))
                 .unwrap_or_else(|_| {
                     Outcome::Failed(
@@ -236,9 +238,53 @@ impl Jobs {
     }
 }
 
+/// What is analysed: a board game or a table game, loaded for the options chosen.
+pub(crate) enum Subject {
+    Board(Arc<Loaded>),
+    Table(Arc<TableLoaded>),
+}
+
+/// What the report's heading says of the game.
+struct Heading {
+    game: String,
+    file: Option<String>,
+    players: [String; 2],
+}
+
+/// Plays the analysis of either kind of game and renders its report.
+fn run(subject: &Subject, settings: &Settings, job: &Job) -> Outcome {
+    match subject {
+        Subject::Board(loaded) => {
+            let make = |_: usize, _: u64| BoardGame::new(loaded.game.engine());
+            let game = make(0, 0);
+            let heading = Heading {
+                game: loaded.game.program.name.clone(),
+                file: loaded.id.clone(),
+                players: [game.player_name(0), game.player_name(1)],
+            };
+            measure(&make, &heading, settings, job)
+        }
+        Subject::Table(loaded) => {
+            let make =
+                |_: usize, deal: u64| TableMatch::new(&loaded.program, loaded.armies.clone(), deal);
+            let game = make(0, 0);
+            let heading = Heading {
+                game: loaded.program.name.clone(),
+                file: loaded.id.clone(),
+                players: [game.player_name(0), game.player_name(1)],
+            };
+            measure(&make, &heading, settings, job)
+        }
+    }
+}
+
 /// Plays the analysis game number by game number (so that a cancel stops it between two),
 /// then renders the report.
-fn run(loaded: &Loaded, settings: &Settings, job: &Job) -> Outcome {
+fn measure<G, F>(make: &F, heading: &Heading, settings: &Settings, job: &Job) -> Outcome
+where
+    G: Game,
+    F: Fn(usize, u64) -> G + Sync,
+{
     let agent = AgentSpec::parse(&format!("mcts:iterations={}", settings.iterations));
     let Ok(agent) = agent else {
         return Outcome::Failed("internal error: a bad agent".to_string());
@@ -252,7 +298,6 @@ fn run(loaded: &Loaded, settings: &Settings, job: &Job) -> Outcome {
         threads: 1,
         deadline: Some(Instant::now() + ANALYSIS_TIME),
     };
-    let make = |_: usize, _: u64| BoardGame::new(loaded.game.engine());
     let tick = |_: usize| {
         job.done.fetch_add(1, Ordering::Relaxed);
     };
@@ -264,7 +309,7 @@ fn run(loaded: &Loaded, settings: &Settings, job: &Job) -> Outcome {
         if config.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        match analysis::play(&config, g..g + 1, 1, &make, &tick) {
+        match analysis::play(&config, g..g + 1, 1, make, &tick) {
             Ok(shares) => {
                 for share in shares {
                     if let Err(e) = played.merge(share) {
@@ -279,7 +324,7 @@ fn run(loaded: &Loaded, settings: &Settings, job: &Job) -> Outcome {
     let held: u64 = played.numbers().iter().map(|n| n.len() as u64).sum();
     let unplayed = job.total.saturating_sub(held);
     stats.unplayed = u32::try_from(unplayed).unwrap_or(u32::MAX);
-    let report = report(loaded, settings, &config, stats, unplayed);
+    let report = report(heading, settings, &config, stats, unplayed);
     match rulestone_report::html::page(&report) {
         Ok(html) => Outcome::Done(Value::String(html)),
         Err(e) => Outcome::Failed(format!("cannot draw the report's plots: {e}")),
@@ -287,13 +332,12 @@ fn run(loaded: &Loaded, settings: &Settings, job: &Job) -> Outcome {
 }
 
 fn report(
-    loaded: &Loaded,
+    heading: &Heading,
     settings: &Settings,
     config: &AnalysisConfig,
     stats: analysis::VariantStats,
     unplayed: u64,
 ) -> Report {
-    let program = &loaded.game.program;
     let axes: Vec<Axis> = settings
         .sets
         .iter()
@@ -303,15 +347,14 @@ fn report(
         })
         .collect();
     let grid = Grid { axes };
-    let game = BoardGame::new(loaded.game.engine());
     let stopped = unplayed > 0;
     Report {
-        game: program.name.clone(),
-        file: loaded
-            .id
+        game: heading.game.clone(),
+        file: heading
+            .file
             .clone()
             .unwrap_or_else(|| "the edited text".to_string()),
-        players: [game.player_name(0), game.player_name(1)],
+        players: heading.players.clone(),
         agent: config.agent.to_string(),
         stronger: config.stronger.to_string(),
         games: config.games,

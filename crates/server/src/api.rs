@@ -17,7 +17,7 @@ use tokio::sync::Semaphore;
 
 use rulestone_runtime::Compiled;
 
-use crate::analysis::{Jobs, Settings};
+use crate::analysis::{Jobs, Settings, Subject};
 use crate::catalog::Catalog;
 use crate::play::{self, Session, Sessions};
 use crate::table::{self, TableLoaded, TableSessions};
@@ -594,23 +594,20 @@ async fn analyze(
     let catalog = Arc::clone(&state.catalog);
     let compiled = state.compiled;
     let (game, source) = (req.game, req.source);
-    let loaded = state
-        .work(move || {
-            let Opened::Board(loaded) = load(&catalog, game, source, &sets, compiled)? else {
-                return Err(ApiError::new(
-                    400,
-                    "table-game",
-                    "the analysis tab analyses board games; a table game's analysis is \
-                     `rulestone analyze` at the command line",
-                ));
-            };
-            // The start is played as a game starts, so that a game that cannot be played
-            // answers with its error now.
-            play::start(&loaded, &[], 0)?;
-            Ok(loaded)
-        })
+    let subject = state
+        .work(
+            move || match load(&catalog, game, source, &sets, compiled)? {
+                Opened::Board(loaded) => {
+                    // The start is played as a game starts, so that a game that cannot be played
+                    // answers with its error now.
+                    play::start(&loaded, &[], 0)?;
+                    Ok(Subject::Board(Arc::from(loaded)))
+                }
+                Opened::Table(loaded) => Ok(Subject::Table(Arc::from(loaded))),
+            },
+        )
         .await?;
-    let job = state.jobs.start(Arc::from(loaded), settings)?;
+    let job = state.jobs.start(subject, settings)?;
     Ok(Json(state.jobs.answer(&job)?))
 }
 

@@ -573,3 +573,21 @@ fn a_table_game_is_played_by_shots() {
     assert_eq!(board["surface"], Value::Null);
     ok(&s, "/api/play", json!({"session": session, "move": "a1"}));
 }
+
+/// A table game's analysis runs as a board game's does (its matches start with the deal of
+/// each game's seed).
+#[test]
+fn a_table_games_analysis_runs_too() {
+    let s = server(None);
+    let started = ok(
+        &s,
+        "/api/analyze",
+        json!({"game": "bundled/warstone.game", "games": 1, "iterations": 4}),
+    );
+    let job = started["job"].as_str().unwrap_or_default().to_string();
+    let done = finished(&s, &job);
+    assert_eq!(done["state"], json!("done"), "{done}");
+    let html = done["html"].as_str().unwrap_or_default();
+    assert!(html.contains("WarStone: variant analysis"), "{html}");
+    assert_eq!(html.matches("<svg").count(), 4, "four plots");
+}
