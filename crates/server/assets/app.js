@@ -306,8 +306,8 @@ function clickCell(name) {
 function playMove(text) {
   return guarded(async () => {
     const s = await api("/api/play", { session: st.session, move: text });
-    render(s);
     await animateShot(s);
+    render(s);
   });
 }
 
@@ -408,10 +408,12 @@ function endAim(ev) {
   }
 }
 
-// Moves every stone along the positions the simulation went through, then shows the end.
+// Moves every stone of the table shown along the positions the simulation went through, from
+// where they were to where they rest (the caller then shows the new state).
 async function animateShot(s) {
   const frames = s.table ? s.table.frames : [];
-  if (frames.length < 2) return;
+  if (frames.length < 2 || !st || st.surface !== "table") return;
+  for (const el of $("#board").querySelectorAll(".path, .aim")) el.remove();
   const groups = [...$("#board").querySelectorAll("[data-stone]")];
   for (const f of frames) {
     for (const g of groups) {
@@ -423,7 +425,6 @@ async function animateShot(s) {
     await new Promise((r) => setTimeout(r, FRAME_MS));
   }
   animated = frames.length;
-  $("#board").innerHTML = s.svg;
 }
 
 // ---- the computer's moves ----
@@ -441,8 +442,8 @@ function agentMove() {
       agent: $("#agent").value,
       strength: Number($("#strength").value),
     });
-    render(s);
     await animateShot(s);
+    render(s);
   });
 }
 
