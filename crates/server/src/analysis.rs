@@ -4,9 +4,10 @@
 //! by `rulestone-report`, exactly as the command line does; only the limits are the server's.
 //!
 //! Invariants: at most [`MAX_ANALYSES`] jobs run at once, each on a thread of its own (never
-//! on the request threads), each stopped by [`ANALYSIS_TIME`], by a cancel, or when its page
-//! has not asked for it for [`ABANDONED`]; at most [`MAX_JOBS`] jobs are kept, the oldest
-//! forgotten (and stopped) first. The game is loaded and checked by the request that starts
+//! on the request threads), each stopped by [`ANALYSIS_TIME`] (no decision is started after
+//! it), by a cancel, or when its page has not asked for it for [`ABANDONED`] (these two between
+//! games: the analysis is played game number by game number); at most [`MAX_JOBS`] jobs are
+//! kept, the oldest forgotten (and stopped) first. The game is loaded and checked by the request that starts
 //! the job, under the limits of every request, so a text that does not load answers with its
 //! error at once.
 
@@ -37,7 +38,7 @@ pub const ABANDONED: Duration = Duration::from_secs(15);
 /// The most games per kind of play an analysis asks for.
 pub const MAX_GAMES: u32 = 100;
 /// The MCTS iterations per decision the page may ask for, at most.
-pub const MAX_ITERATIONS: u32 = 1000;
+pub const MAX_ITERATIONS: u32 = 500;
 /// A game is stopped after this many decisions and counted apart.
 const MAX_STEPS: u32 = 500;
 

@@ -464,7 +464,7 @@ fn an_analysis_of_a_hostile_text_is_an_error() {
         let v = ok(
             &s,
             "/api/analyze",
-            json!({"game": "bundled/tictactoe.game", "games": 100, "iterations": 1000}),
+            json!({"game": "bundled/tictactoe.game", "games": 100, "iterations": 500}),
         );
         jobs.push(v["job"].as_str().unwrap_or_default().to_string());
     }
