@@ -346,14 +346,20 @@ fn load(
             ))
         }
     };
-    if let Ok(file) = rulestone_syntax::parse(&text) {
-        if table::is_table(&file) {
-            let options = play::declared_options(&text, sets);
-            return table::load(from, &name, &text, &file, sets, options)
-                .map(|t| Opened::Table(Box::new(t)));
-        }
+    // A board game first (the common case, parsed once); a text the board pipeline refuses is
+    // looked at again as a table game.
+    let board = play::load(from.clone(), &name, text.clone(), sets, compiled);
+    match board {
+        Ok(b) => Ok(Opened::Board(Box::new(b))),
+        Err(e) => match rulestone_syntax::parse(&text) {
+            Ok(file) if table::is_table(&file) => {
+                let options = play::declared_options(&text, sets);
+                table::load(from, &name, &text, &file, sets, options)
+                    .map(|t| Opened::Table(Box::new(t)))
+            }
+            _ => Err(e),
+        },
     }
-    play::load(from, &name, text, sets, compiled).map(|b| Opened::Board(Box::new(b)))
 }
 
 /// The option values of a request, as text.
