@@ -241,7 +241,8 @@ Examples:
     /// shipped in `rulestone`, so pictures are the same on every machine) goes to the file `-o`
     /// names, or to standard output when it is not a terminal. Square grids, hex boards (axial
     /// or doubled-width coordinates) and boards with levels are told apart by the board's axes
-    /// and its relations' direction vectors. Table games are not drawn yet.
+    /// and its relations' direction vectors. A table game is drawn as its table, the stones at
+    /// their simulated positions and the last shot's path (`--after` takes its decisions).
     #[command(after_help = "\
 Examples:
   rulestone draw my.game > start.svg                   the start position, as SVG
