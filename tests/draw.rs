@@ -127,10 +127,12 @@ fn cli_draws_a_table_game_and_its_last_shot() {
     let (code, out, err) = rulestone(&["draw", "games/warstone.game", "--after", after]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("data-stone=\"WM\""), "{out}");
+    snapshot("warstone.start", &out);
     let shot = format!("{after}; Flare EC1 180@30.0");
     let (code, out, err) = rulestone(&["draw", "games/warstone.game", "--after", &shot]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.matches("class=\"path\"").count(), 1, "{out}");
+    snapshot("warstone.mid", &out);
     let (code, again, err) = rulestone(&["draw", "games/warstone.game", "--after", &shot]);
     assert_eq!(
         (code, &again),
