@@ -11,6 +11,7 @@
 //! (`apt-get install chromium chromium-driver`; `.ci/run` installs them).
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -36,11 +37,14 @@ fn find(names: &[&str]) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// chromedriver, ended when dropped.
+/// chromedriver in a process group of its own, with the browsers it starts: the whole group is
+/// ended when dropped, so a failing test leaves no browser behind.
 struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -652,6 +656,7 @@ async fn the_page_works_in_chromium() {
     let _driver = Driver(
         Command::new(&chromedriver)
             .arg(format!("--port={port}"))
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
