@@ -114,11 +114,45 @@ fn cli_writes_svg_and_marks_the_last_move() {
     assert!(out.contains("last move: b2"), "{out}");
 }
 
+/// A table game's table: every stone by its name, and the last shot's path.
+#[test]
+fn cli_draws_a_table_game_and_its_last_shot() {
+    let (code, out, err) = rulestone(&["draw", "games/warstone.game"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("<svg") && !out.contains("class=\"path\""),
+        "{out}"
+    );
+    let after = "army Crimson_host; army Azure_tide";
+    let (code, out, err) = rulestone(&["draw", "games/warstone.game", "--after", after]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("data-stone=\"WM\""), "{out}");
+    snapshot("warstone.start", &out);
+    let shot = format!("{after}; Flare EC1 180@30.0");
+    let (code, out, err) = rulestone(&["draw", "games/warstone.game", "--after", &shot]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("class=\"path\"").count(), 1, "{out}");
+    snapshot("warstone.mid", &out);
+    let (code, again, err) = rulestone(&["draw", "games/warstone.game", "--after", &shot]);
+    assert_eq!(
+        (code, &again),
+        (0, &out),
+        "{err}: the same picture every time"
+    );
+    let png = std::env::temp_dir().join(format!("rulestone-table-{}.png", std::process::id()));
+    let path = png.display().to_string();
+    let (code, _, err) = rulestone(&["draw", "games/warstone.game", "--after", &shot, "-o", &path]);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&png).unwrap_or_default();
+    let _ = std::fs::remove_file(&png);
+    assert!(bytes.starts_with(b"\x89PNG"), "a PNG");
+}
+
 #[test]
 fn cli_refuses_bad_input_clearly() {
-    let (code, _, err) = rulestone(&["draw", "games/warstone.game"]);
+    let (code, _, err) = rulestone(&["draw", "games/warstone.game", "--after", "nonsense"]);
     assert_eq!(code, 2);
-    assert!(err.contains("does not draw table games yet"), "{err}");
+    assert!(err.contains("decision 1 of `--after`"), "{err}");
     let (code, _, err) = rulestone(&["draw", "games/tictactoe.game", "-o", "games"]);
     assert_eq!(code, 2);
     assert!(err.contains("is a directory"), "{err}");

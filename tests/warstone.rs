@@ -634,3 +634,62 @@ fn a_game_without_cards_ends_by_points_and_sudden_death_on_points() {
     }
     assert!(results.iter().any(|r| matches!(r, GameResult::Win(_))));
 }
+
+/// A shot simulated with `trace_shots` on records every stone's position from before it to
+/// where the stones rest, and plays exactly as without it.
+#[test]
+fn a_traced_shot_records_the_stones_along_it_and_plays_the_same() {
+    let p = program(&[]);
+    let (mut plain, mut traced) = (start(&p, 3), start(&p, 3));
+    for m in [&mut plain, &mut traced] {
+        hand(m, 0, &["Blaze"]);
+        put(m, "WC1", 30.0, 12.0);
+    }
+    traced.trace_shots(4);
+    let at = |m: &TableMatch<'_>| -> Vec<(f64, f64)> {
+        m.position
+            .stones
+            .iter()
+            .map(|s| (s.disc.x, s.disc.y))
+            .collect()
+    };
+    let before = at(&traced);
+    play(&mut plain, "Blaze WC1 10@20.0");
+    play(&mut traced, "Blaze WC1 10@20.0");
+    assert!(plain.shot_trace().is_empty(), "no trace unless asked");
+    assert_eq!(at(&plain), at(&traced), "the trace changes nothing");
+    assert_eq!(log(&plain), log(&traced));
+    let trace = traced.shot_trace();
+    assert!(trace.len() > 2, "{} frames", trace.len());
+    assert_eq!(trace[0].positions, before);
+    assert!(trace.windows(2).all(|w| w[0].step < w[1].step));
+    let shot = stone(&traced, "WC1");
+    let last = trace[trace.len() - 1].positions[shot];
+    assert_eq!(last, at(&traced)[shot], "the last frame is where it rests");
+    assert_ne!(last, before[shot]);
+}
+
+/// The table's picture: every stone a group named by its name, those off the table hidden,
+/// the last shot's path drawn, the same bytes every time.
+#[test]
+fn the_table_is_drawn_with_its_stones_and_the_shots_path() {
+    let p = program(&[]);
+    let mut m = start(&p, 3);
+    hand(&mut m, 0, &["Blaze"]);
+    put(&mut m, "WC1", 14.0, 30.0);
+    m.trace_shots(4);
+    play(&mut m, "Blaze WC1 180@15.0");
+    let shot = stone(&m, "WC1");
+    let path: Vec<(f64, f64)> = m.shot_trace().iter().map(|f| f.positions[shot]).collect();
+    let svg = rulestone_draw::table::svg(&m, &path, 800);
+    assert_eq!(svg, rulestone_draw::table::svg(&m, &path, 800));
+    assert!(svg.starts_with("<svg"), "{svg}");
+    for i in 0..m.position.stones.len() {
+        let name = m.stone_name(i);
+        assert!(svg.contains(&format!("data-stone=\"{name}\"")), "{name}");
+    }
+    // WC1 was captured at the end line: it is there, hidden, for an animation.
+    assert!(svg.contains("data-stone=\"WC1\" data-index=") && svg.contains("display=\"none\""));
+    assert_eq!(svg.matches("class=\"path\"").count(), 1);
+    assert!(!rulestone_draw::table::svg(&m, &[], 800).contains("class=\"path\""));
+}

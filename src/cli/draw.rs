@@ -1,13 +1,18 @@
 //! `rulestone draw`: a picture of a board game's position, SVG or PNG, from its geometry alone
-//! (the `rulestone-draw` crate lays it out).
+//! (the `rulestone-draw` crate lays it out), or of a table game's table with its stones at
+//! their simulated positions and the last shot's path.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::runtime::table::Decision;
 use crate::runtime::Compiled;
 use crate::Built;
+
+/// Every this many simulation steps a shot's path is sampled.
+const SHOT_TRACE_EVERY: u32 = 4;
 
 use super::load::{build, parse, play_texts, shown, split_moves, split_sets};
 use super::{CliError, GameArgs, PositionArgs, Result};
@@ -77,13 +82,11 @@ pub(crate) fn run(args: &DrawArgs, compiled: Compiled) -> Result<()> {
     let sets = split_sets(&args.game.set)?;
     let program = match build(file, &source, &parsed, &sets)? {
         Built::Board(program) => program,
-        Built::Table(..) => {
-            return Err(CliError::new(format!(
-                "`{}` is a table game: `rulestone draw` does not draw table games yet",
-                shown(file)
-            ))
-            .note("`rulestone play` and `rulestone info` show a table game as text")
-            .into())
+        Built::Table(game, program) => {
+            let specs = super::table::army_specs(&args.game)?;
+            let table = super::table::with_armies(file, &game, program, &specs)?;
+            let svg = table_picture(args, &table)?;
+            return emit(args, format, svg);
         }
     };
     let loaded = super::load::board(file, &source, program, compiled);
@@ -107,6 +110,53 @@ pub(crate) fn run(args: &DrawArgs, compiled: Compiled) -> Result<()> {
     let view = rulestone_draw::View::of(&mut engine, before, last_text);
     loaded.steps_ok()?;
     let svg = rulestone_draw::svg(&view, args.size);
+    emit(args, format, svg)
+}
+
+/// A table game's match after `--after` (from the deal `--deal`): its table, with the path of
+/// the last decision's shot when it was one.
+fn table_picture(args: &DrawArgs, table: &super::table::LoadedTable) -> Result<String> {
+    let texts = args
+        .position
+        .after
+        .as_deref()
+        .map(super::table::split_decisions)
+        .unwrap_or_default();
+    let Some((last, first)) = texts.split_last() else {
+        let m = super::table::start(table, args.game.deal, None)?;
+        return Ok(rulestone_draw::table::svg(&m, &[], args.size));
+    };
+    let mut m = super::table::start(table, args.game.deal, Some(&first.join("; ")))?;
+    let place = format!("decision {} of `--after`", texts.len());
+    if let Some(r) = m.outcome() {
+        return Err(CliError::new(format!(
+            "{place}, `{last}`, comes after the end of the match"
+        ))
+        .note(format!(
+            "the match ended: {}",
+            super::table::result_text(&m, r)
+        ))
+        .into());
+    }
+    let d = m.parse(last).map_err(|e| {
+        CliError::new(format!("{place}, `{last}`, is not a decision of this game")).note(e.0)
+    })?;
+    m.trace_shots(SHOT_TRACE_EVERY);
+    m.apply(&d)
+        .map_err(|e| CliError::new(format!("{place}, `{last}`, is not legal")).note(e.0))?;
+    let path: Vec<(f64, f64)> = match d {
+        Decision::Shot { stone, .. } => m
+            .shot_trace()
+            .iter()
+            .filter_map(|f| f.positions.get(stone).copied())
+            .collect(),
+        _ => Vec::new(),
+    };
+    Ok(rulestone_draw::table::svg(&m, &path, args.size))
+}
+
+/// Writes the picture, SVG or PNG, to `-o` or standard output.
+fn emit(args: &DrawArgs, format: PictureFormat, svg: String) -> Result<()> {
     let bytes = match format {
         PictureFormat::Svg => svg.into_bytes(),
         PictureFormat::Png => {

@@ -221,7 +221,8 @@ Examples:
     /// Play, edit and check games in a browser: a local web server and its page.
     ///
     /// Lists the bundled games and the `.game` files under DIR; the page draws the board, takes
-    /// moves by clicking, plays against an agent, and checks edited rules as you type. Only
+    /// moves by clicking (a table game's shots by dragging, animated), plays against an agent,
+    /// checks edited rules as you type, and analyses a game's options as `analyze` does. Only
     /// files under DIR are read. Listens on 127.0.0.1 unless `--host` says otherwise, prints
     /// the page's address, and serves until stopped (Ctrl-C).
     #[command(after_help = "\
@@ -240,7 +241,8 @@ Examples:
     /// shipped in `rulestone`, so pictures are the same on every machine) goes to the file `-o`
     /// names, or to standard output when it is not a terminal. Square grids, hex boards (axial
     /// or doubled-width coordinates) and boards with levels are told apart by the board's axes
-    /// and its relations' direction vectors. Table games are not drawn yet.
+    /// and its relations' direction vectors. A table game is drawn as its table, the stones at
+    /// their simulated positions and the last shot's path (`--after` takes its decisions).
     #[command(after_help = "\
 Examples:
   rulestone draw my.game > start.svg                   the start position, as SVG

@@ -27,9 +27,13 @@
 //! a side panel with the game's name, the player to move or the result, status lines, the
 //! counters and a legend. Each cell's elements are one group whose `data-cell` attribute is
 //! the cell's name, so a page showing the picture can tell which cell was clicked.
+//!
+//! A table game's match is drawn by [`table::svg`], from its declared table and its stones'
+//! simulated positions.
 
 pub mod geometry;
 pub mod svg;
+pub mod table;
 
 use std::fmt;
 use std::sync::Arc;

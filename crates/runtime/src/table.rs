@@ -146,6 +146,11 @@ pub struct TableMatch<'p> {
     history: Vec<Position>,
     table: physics::Table,
     params: physics::Params,
+    /// Record every this many simulation steps of the next shots (0: none), for a front end
+    /// that animates them ([`TableMatch::trace_shots`]).
+    trace_every: u32,
+    /// The positions along the last simulated shot, when traced.
+    trace: Vec<physics::Frame>,
 }
 
 /// Why a decision cannot be taken.
@@ -234,6 +239,8 @@ impl<'p> TableMatch<'p> {
             history: Vec::new(),
             table,
             params,
+            trace_every: 0,
+            trace: Vec::new(),
         };
         let name = m.player(first).to_string();
         m.position.log.push(format!("{name} goes first"));
@@ -450,6 +457,21 @@ impl<'p> TableMatch<'p> {
             } if *c == card && *s == stone => Some(*max_speed),
             _ => None,
         })
+    }
+
+    /// Records the positions of every stone along the shots simulated from now on, every
+    /// `every` simulation steps (0: no more), for a front end that animates them; off by
+    /// default, as agents simulate many shots.
+    pub fn trace_shots(&mut self, every: u32) {
+        self.trace_every = every;
+    }
+
+    /// The positions of every stone (in [`Position::stones`]' order) along the last shot
+    /// simulated while [`TableMatch::trace_shots`] was on: the first frame before it, the last
+    /// once every stone is still.
+    #[must_use]
+    pub fn shot_trace(&self) -> &[physics::Frame] {
+        &self.trace
     }
 
     /// Every decision the mover may take now (penalties and `time` aside).
@@ -1228,7 +1250,9 @@ impl<'p> TableMatch<'p> {
         let mut discs: Vec<Disc> = self.position.stones.iter().map(|s| s.disc).collect();
         discs[stone].vx = vx;
         discs[stone].vy = vy;
-        let outcome = physics::simulate(&self.table, &self.params, &mut discs, None);
+        self.trace.clear();
+        let trace = (self.trace_every > 0).then_some((&mut self.trace, self.trace_every));
+        let outcome = physics::simulate(&self.table, &self.params, &mut discs, trace);
         let head = self.shot_head(card, stone);
         self.position
             .log

@@ -91,7 +91,16 @@ function restart() {
 function render(s) {
   st = s;
   clicked = [];
+  aim = null;
   $("#board").innerHTML = s.svg;
+  $("#board").classList.toggle("table", s.surface === "table");
+  const log = $("#log");
+  log.textContent = "";
+  for (const line of s.log || []) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    log.appendChild(li);
+  }
   renderOptions(s);
   renderOpponents(s);
   const moves = $("#moves");
@@ -108,7 +117,8 @@ function render(s) {
     status.textContent = "Game over: " + s.result;
     status.className = "over";
   } else {
-    status.textContent = s.to_move_name + " to move" +
+    const shoots = s.table && s.table.shots.length;
+    status.textContent = s.to_move_name + (shoots ? " to shoot: drag from a stone to aim, farther is faster" : " to move") +
       (s.legal_total > s.legal.length ? ` (${s.legal.length} of ${s.legal_total} moves listed)` : "");
     status.className = "";
   }
@@ -184,7 +194,8 @@ function updateLink() {
     parts.push("set." + encodeURIComponent(k) + "=" + encodeURIComponent(v));
   }
   const played = st.moves.filter((m) => !m.chance).map((m) => m.text);
-  if (played.length && !st.moves.some((m) => m.chance)) {
+  // A position reached by chance (dice, a table's deal and aim) is not carried by its moves.
+  if (played.length && !st.moves.some((m) => m.chance) && st.surface !== "table") {
     parts.push("moves=" + encodeURIComponent(played.join(";")));
   }
   const hash = "#" + parts.join("&");
@@ -234,6 +245,13 @@ function showClicks() {
   for (const c of next) mark(c, "hl");
   const buttons = st.legal.filter((m) => m.cells.length === 0)
     .concat(clicked.length ? cands.filter((m) => m.cells.length === clicked.length) : []);
+  const chooser = nextChooser(cands);
+  if (chooser !== null) {
+    const hint = document.createElement("span");
+    hint.className = "hint";
+    hint.textContent = `${st.players[chooser]} chooses the next part`;
+    box.appendChild(hint);
+  }
   if (clicked.length) {
     const cancel = document.createElement("button");
     cancel.type = "button";
@@ -250,6 +268,18 @@ function showClicks() {
     b.addEventListener("click", () => playMove(m.text));
     box.appendChild(b);
   }
+}
+
+// The player who chooses the next part of the move under way, when it is not the mover (a
+// part chosen by the opponent, as the parts of the legal moves say).
+function nextChooser(cands) {
+  if (!clicked.length || !cands.length) return null;
+  let seen = 0;
+  for (const p of cands[0].parts) {
+    seen += p.cells.length;
+    if (seen > clicked.length) return p.player !== st.to_move ? p.player : null;
+  }
+  return null;
 }
 
 function clickCell(name) {
@@ -275,8 +305,126 @@ function clickCell(name) {
 
 function playMove(text) {
   return guarded(async () => {
-    render(await api("/api/play", { session: st.session, move: text }));
+    const s = await api("/api/play", { session: st.session, move: text });
+    await animateShot(s);
+    render(s);
   });
+}
+
+// ---- table games: shots aimed by dragging, and animated ----
+
+const FRAME_MS = 25;    // how long each position of a shot is shown
+let aim = null;         // the drag under way: the stone, its centre, the aim line
+let animated = 0;       // positions shown by the last animation (read by the browser test)
+
+// The pointer's position in the picture's units (the table's, `y` down).
+function svgPoint(ev) {
+  const svg = $("#board svg");
+  const p = svg.createSVGPoint();
+  p.x = ev.clientX;
+  p.y = ev.clientY;
+  return p.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+function stoneCentre(index) {
+  const s = st.table.stones[index];
+  return { x: s.x, y: st.table.width - s.y };
+}
+
+function startAim(ev) {
+  if (!st || !st.table || busy || st.result) return;
+  const g = ev.target.closest && ev.target.closest("[data-stone]");
+  if (!g) return;
+  const index = Number(g.dataset.index);
+  const shots = st.table.shots.filter((s) => s.stone === index);
+  if (!shots.length) {
+    showError({ message: `${g.dataset.stone} cannot be shot now` });
+    return;
+  }
+  ev.preventDefault();
+  showError(null);
+  const c = stoneCentre(index);
+  const line = document.createElementNS(NS, "line");
+  line.setAttribute("class", "aim");
+  line.setAttribute("x1", c.x);
+  line.setAttribute("y1", c.y);
+  line.setAttribute("x2", c.x);
+  line.setAttribute("y2", c.y);
+  $("#board svg").appendChild(line);
+  aim = { index, shots, c, line, to: c };
+  $("#board").setPointerCapture && ev.pointerId !== undefined && $("#board").setPointerCapture(ev.pointerId);
+}
+
+// The angle (degrees, the table's `y` upwards) and the speed of a drag to `to`: the stone is
+// shot towards where the drag ends, at a speed growing with its length up to the card's top.
+function shotOf(a, to, maxSpeed) {
+  const dx = to.x - a.c.x;
+  const dy = a.c.y - to.y;
+  const full = st.table.length * 0.4;
+  const length = Math.hypot(dx, dy);
+  const angle = ((Math.round(Math.atan2(dy, dx) * 180 / Math.PI) % 360) + 360) % 360;
+  const speed = Math.max(0.1, Math.min(maxSpeed, maxSpeed * length / full));
+  return { angle, speed: speed.toFixed(1), length };
+}
+
+function moveAim(ev) {
+  if (!aim) return;
+  aim.to = svgPoint(ev);
+  aim.line.setAttribute("x2", aim.to.x);
+  aim.line.setAttribute("y2", aim.to.y);
+  const s = shotOf(aim, aim.to, aim.shots[0].max_speed);
+  $("#status").textContent = `${aim.shots[0].name}: angle ${s.angle}°, speed ${s.speed}`;
+}
+
+function endAim(ev) {
+  if (!aim) return;
+  const a = aim;
+  aim = null;
+  a.line.remove();
+  const to = svgPoint(ev);
+  const reach = Math.hypot(to.x - a.c.x, to.y - a.c.y);
+  if (reach < st.table.stones[a.index].radius) {
+    render(st);
+    return;
+  }
+  const texts = a.shots.map((s) => {
+    const shot = shotOf(a, to, s.max_speed);
+    return `${s.head} ${shot.angle}@${shot.speed}`;
+  });
+  if (texts.length === 1) {
+    playMove(texts[0]);
+    return;
+  }
+  // Several cards shoot this stone: the player picks one.
+  const box = $("#choices");
+  box.textContent = "";
+  for (const t of texts) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = t;
+    b.dataset.move = t;
+    b.addEventListener("click", () => playMove(t));
+    box.appendChild(b);
+  }
+}
+
+// Moves every stone of the table shown along the positions the simulation went through, from
+// where they were to where they rest (the caller then shows the new state).
+async function animateShot(s) {
+  const frames = s.table ? s.table.frames : [];
+  if (frames.length < 2 || !st || st.surface !== "table") return;
+  for (const el of $("#board").querySelectorAll(".path, .aim")) el.remove();
+  const groups = [...$("#board").querySelectorAll("[data-stone]")];
+  for (const f of frames) {
+    for (const g of groups) {
+      const p = f[Number(g.dataset.index)];
+      if (!p) continue;
+      g.setAttribute("transform", `translate(${p[0]} ${s.table.width - p[1]})`);
+      g.removeAttribute("display");
+    }
+    await new Promise((r) => setTimeout(r, FRAME_MS));
+  }
+  animated = frames.length;
 }
 
 // ---- the computer's moves ----
@@ -289,11 +437,13 @@ function agentToMove() {
 function agentMove() {
   return guarded(async () => {
     $("#status").textContent = st.to_move_name + " (" + $("#agent").value + ") is thinking…";
-    render(await api("/api/agent", {
+    const s = await api("/api/agent", {
       session: st.session,
       agent: $("#agent").value,
       strength: Number($("#strength").value),
-    }));
+    });
+    await animateShot(s);
+    render(s);
   });
 }
 
@@ -370,6 +520,88 @@ function runEdited() {
   });
 }
 
+// ---- the analysis tab ----
+
+let job = null;         // the analysis running, if any
+let jobTimer = null;
+
+function showTab(name) {
+  for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("on", b.dataset.tab === name);
+  $("#playing").hidden = name !== "playing";
+  $("#analysis").hidden = name !== "analysis";
+}
+
+function analysisRequest() {
+  const req = {
+    options: currentOptions(),
+    games: Number($("#analysis-games").value),
+    iterations: Number($("#analysis-iterations").value),
+  };
+  if (gameId) req.game = gameId; else req.source = playedSource;
+  return req;
+}
+
+function showJob(j) {
+  const bar = $("#analysis-progress");
+  bar.max = Math.max(1, j.total);
+  bar.value = j.done;
+  const running = j.state === "running";
+  $("#analysis-go").disabled = running;
+  $("#analysis-cancel").disabled = !running;
+  $("#analysis-text").textContent = running ? `${j.done} of ${j.total} games played`
+    : j.state === "done" ? `done: ${j.done} of ${j.total} games played`
+    : j.state === "cancelled" ? "cancelled" : "failed";
+  if (j.error) $("#analysis-error").textContent = j.error;
+  if (j.state === "done") {
+    const frame = $("#analysis-report");
+    frame.srcdoc = j.html;
+    frame.hidden = false;
+  }
+}
+
+async function pollJob() {
+  if (!job) return;
+  try {
+    const j = await api("/api/analysis?job=" + encodeURIComponent(job));
+    showJob(j);
+    if (j.state !== "running") { job = null; return; }
+  } catch (e) {
+    $("#analysis-error").textContent = e.message;
+    job = null;
+    $("#analysis-go").disabled = false;
+    $("#analysis-cancel").disabled = true;
+    return;
+  }
+  jobTimer = setTimeout(pollJob, 300);
+}
+
+async function startAnalysis() {
+  if (job) return;
+  $("#analysis-error").textContent = "";
+  $("#analysis-report").hidden = true;
+  $("#analysis-text").textContent = "loading the game…";
+  try {
+    const j = await api("/api/analyze", analysisRequest());
+    job = j.job;
+    showJob(j);
+    clearTimeout(jobTimer);
+    jobTimer = setTimeout(pollJob, 300);
+  } catch (e) {
+    const notes = e.notes && e.notes.length ? "\n" + e.notes.join("\n") : "";
+    $("#analysis-error").textContent = e.message + notes;
+    $("#analysis-text").textContent = "";
+  }
+}
+
+function cancelAnalysis() {
+  if (job) api("/api/analysis/cancel", { job }).then(showJob, () => {});
+}
+
+// The page left: its analysis is stopped (the server also stops one no page asks for).
+window.addEventListener("pagehide", () => {
+  if (job) navigator.sendBeacon("/api/analysis/cancel", JSON.stringify({ job }));
+});
+
 // ---- start ----
 
 function fromHash() {
@@ -422,6 +654,9 @@ function cellAt(ev) {
   return best || (hit ? hit.dataset.cell : null);
 }
 
+$("#board").addEventListener("pointerdown", startAim);
+$("#board").addEventListener("pointermove", moveAim);
+$("#board").addEventListener("pointerup", endAim);
 $("#board").addEventListener("click", (ev) => {
   const cell = cellAt(ev);
   if (cell) clickCell(cell);
@@ -438,4 +673,7 @@ $("#move-form").addEventListener("submit", (ev) => {
 });
 $("#source").addEventListener("input", diagnoseSoon);
 $("#run").addEventListener("click", runEdited);
+for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
+$("#analysis-form").addEventListener("submit", (ev) => { ev.preventDefault(); startAnalysis(); });
+$("#analysis-cancel").addEventListener("click", cancelAnalysis);
 guarded(start);

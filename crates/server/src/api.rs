@@ -17,8 +17,10 @@ use tokio::sync::Semaphore;
 
 use rulestone_runtime::Compiled;
 
+use crate::analysis::{Jobs, Settings, Subject};
 use crate::catalog::Catalog;
 use crate::play::{self, Session, Sessions};
+use crate::table::{self, TableLoaded, TableSessions};
 use crate::{MAX_BODY, MAX_BUSY, MAX_TEXT, WORK_TIME};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
@@ -83,8 +85,10 @@ type Answer = Result<Json<Value>, ApiError>;
 pub(crate) struct State {
     catalog: Arc<Catalog>,
     sessions: Arc<Mutex<Sessions>>,
+    tables: Arc<Mutex<TableSessions>>,
     busy: Arc<Semaphore>,
     compiled: Compiled,
+    jobs: Arc<Jobs>,
 }
 
 impl State {
@@ -93,13 +97,21 @@ impl State {
             catalog: Arc::new(catalog),
             compiled,
             sessions: Arc::default(),
+            tables: Arc::default(),
             busy: Arc::new(Semaphore::new(MAX_BUSY)),
+            jobs: Arc::default(),
         }
     }
 
     fn sessions(&self) -> MutexGuard<'_, Sessions> {
         // A panic while the lock was held left the map whole (every change is one call).
         self.sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn tables(&self) -> MutexGuard<'_, TableSessions> {
+        self.tables
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -163,6 +175,9 @@ pub(crate) fn router(state: State) -> Router {
         .route("/api/play", post(play_move))
         .route("/api/undo", post(undo))
         .route("/api/agent", post(agent))
+        .route("/api/analyze", post(analyze))
+        .route("/api/analysis", get(analysis_of))
+        .route("/api/analysis/cancel", post(cancel_analysis))
         .fallback(|| async {
             ApiError::new(404, "not-found", "no such page or API route").into_response()
         })
@@ -297,6 +312,70 @@ async fn diagnose(
     Ok(Json(json!({ "diagnostics": list })))
 }
 
+/// A game loaded: a board game, or a table game.
+enum Opened {
+    Board(Box<play::Loaded>),
+    Table(Box<TableLoaded>),
+}
+
+/// The game a request names, by catalog id or by text, loaded for the option values `sets`.
+fn load(
+    catalog: &Catalog,
+    game: Option<String>,
+    source: Option<String>,
+    sets: &[(String, String)],
+    compiled: Compiled,
+) -> Result<Opened, ApiError> {
+    let (name, text, from) = match (game, source) {
+        (_, Some(text)) => ("edited.game".to_string(), text, None),
+        (Some(g), None) => {
+            let text = catalog
+                .read(&g)
+                .map_err(|m| ApiError::new(404, "no-game", m))?;
+            (
+                g.rsplit('/').next().unwrap_or(&g).to_string(),
+                text,
+                Some(g),
+            )
+        }
+        (None, None) => {
+            return Err(ApiError::new(
+                400,
+                "bad-json",
+                "the request names no game: give `game` (an id) or `source` (a text)",
+            ))
+        }
+    };
+    // A board game first (the common case, parsed once); a text the board pipeline refuses is
+    // looked at again as a table game.
+    let board = play::load(from.clone(), &name, text.clone(), sets, compiled);
+    match board {
+        Ok(b) => Ok(Opened::Board(Box::new(b))),
+        Err(e) => match rulestone_syntax::parse(&text) {
+            Ok(file) if table::is_table(&file) => {
+                let options = play::declared_options(&text, sets);
+                table::load(from, &name, &text, &file, sets, options)
+                    .map(|t| Opened::Table(Box::new(t)))
+            }
+            _ => Err(e),
+        },
+    }
+}
+
+/// The option values of a request, as text.
+fn option_sets(options: &serde_json::Map<String, Value>) -> Vec<(String, String)> {
+    options
+        .iter()
+        .map(|(k, v)| {
+            let value = match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            (k.clone(), value)
+        })
+        .collect()
+}
+
 #[derive(Deserialize)]
 struct NewRequest {
     /// The session to replace (the tab's), or none for a new one.
@@ -316,17 +395,7 @@ async fn new_game(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: NewRequest = body(bytes)?;
-    let sets: Vec<(String, String)> = req
-        .options
-        .iter()
-        .map(|(k, v)| {
-            let value = match v {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            (k.clone(), value)
-        })
-        .collect();
+    let sets = option_sets(&req.options);
     let catalog = Arc::clone(&state.catalog);
     let compiled = state.compiled;
     let id = req
@@ -340,35 +409,29 @@ async fn new_game(
     }
     let moves = req.moves;
     let session = id.clone();
-    let (loaded, played, answer) = state
-        .work(move || {
-            let (name, text, from) = match (game, source) {
-                (_, Some(text)) => ("edited.game".to_string(), text, None),
-                (Some(g), None) => {
-                    let text = catalog
-                        .read(&g)
-                        .map_err(|m| ApiError::new(404, "no-game", m))?;
-                    (
-                        g.rsplit('/').next().unwrap_or(&g).to_string(),
-                        text,
-                        Some(g),
-                    )
+    let (opened, answer) = state
+        .work(
+            move || match load(&catalog, game, source, &sets, compiled)? {
+                Opened::Board(loaded) => {
+                    let loaded = Arc::new(*loaded);
+                    let played = play::start(&loaded, &moves, seed)?;
+                    let answer = play::state(&session, &loaded, &played);
+                    Ok((Ok((loaded, played)), answer))
                 }
-                (None, None) => {
-                    return Err(ApiError::new(
-                        400,
-                        "bad-json",
-                        "the request names no game: give `game` (an id) or `source` (a text)",
-                    ))
+                Opened::Table(loaded) => {
+                    let answer = table::state(&session, &loaded, &moves, seed)?;
+                    Ok((Err((Arc::new(*loaded), moves)), answer))
                 }
-            };
-            let loaded = Arc::new(play::load(from, &name, text, &sets, compiled)?);
-            let played = play::start(&loaded, &moves, seed)?;
-            let answer = play::state(&session, &loaded, &played);
-            Ok((loaded, played, answer))
-        })
+            },
+        )
         .await?;
-    state.sessions().put(id, Session::new(loaded, played, seed));
+    match opened {
+        Ok((loaded, played)) => {
+            state.tables().remove(&id);
+            state.sessions().put(id, Session::new(loaded, played, seed));
+        }
+        Err((loaded, texts)) => state.tables().put(id, loaded, texts, seed),
+    }
     Ok(Json(answer))
 }
 
@@ -381,14 +444,37 @@ struct SessionRequest {
     strength: Option<u8>,
 }
 
-/// Runs `change` on the session's moves and keeps what it returns; answers the new state.
+/// A change of a table game's match: its decisions after it.
+type TableChange = Box<
+    dyn FnOnce(&TableLoaded, Vec<String>, u64, &SessionRequest) -> Result<Vec<String>, ApiError>
+        + Send,
+>;
+
+/// Runs `change` (`table`, for a table game's match) on the session's moves and keeps what it
+/// returns; answers the new state.
 async fn change(
     state: &State,
     req: SessionRequest,
     change: impl FnOnce(&play::Loaded, play::Played, u64, &SessionRequest) -> Result<play::Played, ApiError>
         + Send
         + 'static,
+    table: TableChange,
 ) -> Answer {
+    let in_table = state.tables().get(&req.session);
+    if let Some((loaded, texts, deal)) = in_table {
+        let before = texts.len();
+        let kept = Arc::clone(&loaded);
+        let (texts, answer) = state
+            .work(move || {
+                let texts = table(&loaded, texts, deal, &req)?;
+                let answer = table::state(&req.session, &loaded, &texts, deal)?;
+                Ok((texts, answer))
+            })
+            .await?;
+        let id = answer["session"].as_str().unwrap_or_default().to_string();
+        state.tables().set_texts(&id, &kept, before, texts)?;
+        return Ok(Json(answer));
+    }
     let (loaded, played, seed) = state.sessions().get(&req.session)?;
     let before = played.len();
     let kept = Arc::clone(&loaded);
@@ -409,7 +495,13 @@ async fn state_of(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: SessionRequest = body(bytes)?;
-    change(&state, req, |_, played, _, _| Ok(played)).await
+    change(
+        &state,
+        req,
+        |_, played, _, _| Ok(played),
+        Box::new(|_, texts, _, _| Ok(texts)),
+    )
+    .await
 }
 
 async fn play_move(
@@ -417,13 +509,17 @@ async fn play_move(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: SessionRequest = body(bytes)?;
-    change(&state, req, |loaded, played, seed, req| {
-        let text = req
-            .text
-            .as_deref()
-            .ok_or_else(|| ApiError::new(400, "bad-json", "the request names no `move`"))?;
-        play::play(loaded, played, text, seed)
-    })
+    let named = |req: &SessionRequest| {
+        req.text
+            .clone()
+            .ok_or_else(|| ApiError::new(400, "bad-json", "the request names no `move`"))
+    };
+    change(
+        &state,
+        req,
+        move |loaded, played, seed, req| play::play(loaded, played, &named(req)?, seed),
+        Box::new(move |loaded, texts, deal, req| table::play(loaded, texts, deal, &named(req)?)),
+    )
     .await
 }
 
@@ -432,7 +528,16 @@ async fn undo(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: SessionRequest = body(bytes)?;
-    change(&state, req, |_, played, _, _| Ok(play::undo(played))).await
+    change(
+        &state,
+        req,
+        |_, played, _, _| Ok(play::undo(played)),
+        Box::new(|_, mut texts, _, _| {
+            texts.pop();
+            Ok(texts)
+        }),
+    )
+    .await
 }
 
 async fn agent(
@@ -444,8 +549,92 @@ async fn agent(
         req.agent.as_deref().unwrap_or("mcts"),
         req.strength.unwrap_or(2),
     )?;
-    change(&state, req, move |loaded, played, seed, _| {
-        play::agent_move(loaded, played, &spec, seed)
-    })
+    let for_table = spec.clone();
+    change(
+        &state,
+        req,
+        move |loaded, played, seed, _| play::agent_move(loaded, played, &spec, seed),
+        Box::new(move |loaded, texts, deal, _| table::agent_move(loaded, texts, deal, &for_table)),
+    )
     .await
+}
+
+#[derive(Deserialize)]
+struct AnalyzeRequest {
+    game: Option<String>,
+    source: Option<String>,
+    #[serde(default)]
+    options: serde_json::Map<String, Value>,
+    /// Games per kind of play.
+    #[serde(default = "default_games")]
+    games: u32,
+    /// MCTS iterations per decision of the agent measured.
+    #[serde(default = "default_iterations")]
+    iterations: u32,
+}
+
+fn default_games() -> u32 {
+    10
+}
+
+fn default_iterations() -> u32 {
+    50
+}
+
+/// Loads the game (under every request's limits) and starts analysing it; the job's id.
+async fn analyze(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: AnalyzeRequest = body(bytes)?;
+    if let Some(text) = &req.source {
+        text_ok(text)?;
+    }
+    let sets = option_sets(&req.options);
+    let settings = Settings {
+        games: req.games,
+        iterations: req.iterations,
+        sets: sets.clone(),
+    }
+    .checked()?;
+    let catalog = Arc::clone(&state.catalog);
+    let compiled = state.compiled;
+    let (game, source) = (req.game, req.source);
+    let subject = state
+        .work(
+            move || match load(&catalog, game, source, &sets, compiled)? {
+                Opened::Board(loaded) => {
+                    // The start is played as a game starts, so that a game that cannot be played
+                    // answers with its error now.
+                    play::start(&loaded, &[], 0)?;
+                    Ok(Subject::Board(Arc::from(loaded)))
+                }
+                Opened::Table(loaded) => Ok(Subject::Table(Arc::from(loaded))),
+            },
+        )
+        .await?;
+    let job = state.jobs.start(subject, settings)?;
+    Ok(Json(state.jobs.answer(&job)?))
+}
+
+#[derive(Deserialize)]
+struct JobQuery {
+    job: String,
+}
+
+/// An analysis's progress, and its report (HTML) once done.
+async fn analysis_of(
+    axum::extract::State(state): axum::extract::State<State>,
+    query: Result<Query<JobQuery>, axum::extract::rejection::QueryRejection>,
+) -> Answer {
+    let Query(q) = query.map_err(|e| ApiError::new(400, "bad-query", e.body_text()))?;
+    Ok(Json(state.jobs.answer(&q.job)?))
+}
+
+async fn cancel_analysis(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: JobQuery = body(bytes)?;
+    Ok(Json(state.jobs.cancel(&req.job)?))
 }

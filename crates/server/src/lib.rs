@@ -3,11 +3,13 @@
 //! server answers a small JSON API that the page calls.
 //!
 //! What it stands on: the game in play is `rulestone-session`'s (loading through the one
-//! pipeline, positions, notation, legal moves with their parts), the board picture
+//! pipeline, positions, notation, legal moves with their parts), or for a game that declares a
+//! table the runtime's `TableMatch` (see `table`), the board picture
 //! `rulestone-draw`'s (each cell's group carries its name in `data-cell`, which is how the page
 //! knows what was clicked), the agents `rulestone-agents`'s, and the editor's diagnostics are
 //! the language server's own ([`rulestone_lsp::diagnostics::diagnose`]), so the page shows
-//! what `rulestone check` and an editor show.
+//! what `rulestone check` and an editor show; the analysis tab's report is `rulestone analyze
+//! --html`'s (`rulestone-agents` plays, `rulestone-report` renders).
 //!
 //! Invariants:
 //! - No game is named here: the bundled games are read from `games/` when the crate is built
@@ -22,12 +24,17 @@
 //!   the pipeline's and the runtime's own limits (nesting depth, board size, `repeat` rounds,
 //!   generation steps); the work runs on blocking threads, at most [`MAX_BUSY`] at once, so the
 //!   server keeps answering while a request works, and a panic in one is an error answer.
+//! - An analysis (the analysis tab's `rulestone analyze`) runs on a thread of its own, never
+//!   on the request threads: at most [`MAX_ANALYSES`] at once, each stopped by
+//!   [`ANALYSIS_TIME`], by a cancel, or when its page stops asking for it (see `analysis`).
 //! - Each browser tab has its own session id; sessions share nothing but the loaded games'
 //!   programs, which are read-only.
 
+mod analysis;
 mod api;
 mod catalog;
 mod play;
+mod table;
 
 use std::io;
 use std::net::{SocketAddr, TcpListener};
@@ -36,6 +43,7 @@ use std::time::Duration;
 
 use rulestone_runtime::Compiled;
 
+pub use analysis::{ANALYSIS_TIME, MAX_ANALYSES};
 pub use catalog::Catalog;
 
 /// The largest request body accepted, in bytes.

@@ -160,7 +160,7 @@ pub(crate) fn load(
 }
 
 /// The options `source` declares, with what each accepts, its default and its value in `sets`.
-fn declared_options(source: &str, sets: &[(String, String)]) -> Vec<Value> {
+pub(crate) fn declared_options(source: &str, sets: &[(String, String)]) -> Vec<Value> {
     let Ok(file) = rulestone_syntax::parse(source) else {
         return Vec::new();
     };

@@ -376,3 +376,218 @@ fn hostile_texts_get_errors_and_other_sessions_go_on() {
     let end = ok(&s, "/api/state", json!({"session": session}));
     assert_eq!(end["result"], json!("X wins"));
 }
+
+/// Polls the analysis `job` until it is no longer running; its last answer.
+fn finished(s: &Server, job: &str) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let (status, v) = call(s, &format!("/api/analysis?job={job}"), None);
+        assert_eq!(status, 200, "{v}");
+        assert!(v["done"].as_u64() <= v["total"].as_u64(), "{v}");
+        if v["state"] != json!("running") {
+            return v;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "the analysis ends"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn an_analysis_runs_to_its_report_and_can_be_cancelled() {
+    let s = server(None);
+    let started = ok(
+        &s,
+        "/api/analyze",
+        json!({"game": "bundled/tictactoe.game", "games": 4, "iterations": 20}),
+    );
+    assert_eq!(started["total"], json!(12), "{started}");
+    let job = started["job"].as_str().unwrap_or_default().to_string();
+    let done = finished(&s, &job);
+    assert_eq!(done["state"], json!("done"), "{done}");
+    assert_eq!(done["done"], json!(12), "{done}");
+    let html = done["html"].as_str().unwrap_or_default();
+    assert!(html.contains("variant analysis"), "{html}");
+    assert_eq!(html.matches("<svg").count(), 4, "four plots");
+    // Options are the analysed variant's.
+    let hex = ok(
+        &s,
+        "/api/analyze",
+        json!({"game": "bundled/hex.game", "options": {"size": 3}, "games": 50, "iterations": 200}),
+    );
+    let job = hex["job"].as_str().unwrap_or_default().to_string();
+    let (status, cancelled) = call(&s, "/api/analysis/cancel", Some(json!({"job": job})));
+    assert_eq!(status, 200, "{cancelled}");
+    assert_eq!(finished(&s, &job)["state"], json!("cancelled"));
+    // Bad requests.
+    for (body, code) in [
+        (
+            json!({"game": "bundled/tictactoe.game", "games": 0}),
+            "bad-games",
+        ),
+        (
+            json!({"game": "bundled/tictactoe.game", "iterations": 100_000}),
+            "bad-iterations",
+        ),
+        (json!({"game": "bundled/nothing.game"}), "no-game"),
+        (
+            json!({"game": "bundled/hex.game", "options": {"size": 99}}),
+            "bad-options",
+        ),
+    ] {
+        let (status, v) = call(&s, "/api/analyze", Some(body));
+        assert_eq!(status / 100, 4, "{v}");
+        assert_eq!(error_code(&v), code, "{v}");
+    }
+    let (status, v) = call(&s, "/api/analysis?job=nope", None);
+    assert_eq!((status, error_code(&v)), (404, "no-job"));
+}
+
+/// A hostile text's analysis answers with its error; the analysis slots stay free.
+#[test]
+fn an_analysis_of_a_hostile_text_is_an_error() {
+    let s = server(None);
+    let ui = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/ui");
+    let read = |p: &str| std::fs::read_to_string(ui.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
+    for (text, code) in [
+        (read("runtime/E1008-wide-repeat.game"), "out-of-steps"),
+        (read("board/E0403-too-many-cells.game"), "bad-game"),
+        (read("limits/E1004-repeat-too-long.game"), "bad-game"),
+    ] {
+        let (status, v) = call(&s, "/api/analyze", Some(json!({"source": text})));
+        assert_eq!((status, error_code(&v)), (400, code), "{v}");
+    }
+    let mut jobs = Vec::new();
+    for _ in 0..rulestone_server::MAX_ANALYSES {
+        let v = ok(
+            &s,
+            "/api/analyze",
+            json!({"game": "bundled/tictactoe.game", "games": 100, "iterations": 500}),
+        );
+        jobs.push(v["job"].as_str().unwrap_or_default().to_string());
+    }
+    let (status, v) = call(
+        &s,
+        "/api/analyze",
+        Some(json!({"game": "bundled/tictactoe.game"})),
+    );
+    assert_eq!((status, error_code(&v)), (503, "busy"), "{v}");
+    for job in &jobs {
+        ok(&s, "/api/analysis/cancel", json!({"job": job}));
+    }
+    for job in &jobs {
+        assert_eq!(finished(&s, job)["state"], json!("cancelled"));
+    }
+    // The other requests were served throughout.
+    ok(&s, "/api/new", json!({"game": "bundled/tictactoe.game"}));
+}
+
+/// A table game: its open decisions that are not shots are moves without cells, a shot is
+/// typed as `rulestone play` takes it, and the answer holds the stones' positions along it.
+#[test]
+fn a_table_game_is_played_by_shots() {
+    let s = server(None);
+    let mut state = ok(&s, "/api/new", json!({"game": "bundled/warstone.game"}));
+    assert_eq!(state["surface"], json!("table"), "{state}");
+    let session = state["session"].as_str().unwrap_or_default().to_string();
+    let shots = |st: &Value| st["table"]["shots"].as_array().cloned().unwrap_or_default();
+    for _ in 0..4 {
+        if !shots(&state).is_empty() {
+            break;
+        }
+        let text = state["legal"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert_eq!(state["legal"][0]["cells"], json!([]), "{state}");
+        state = ok(&s, "/api/play", json!({"session": session, "move": text}));
+    }
+    let shot = shots(&state)[0].clone();
+    let stone = shot["stone"].as_u64().unwrap_or(0) as usize;
+    let before = state["table"]["stones"][stone].clone();
+    let text = format!(
+        "{} 0@{:.1}",
+        shot["head"].as_str().unwrap_or_default(),
+        20.0
+    );
+    let after = ok(&s, "/api/play", json!({"session": session, "move": text}));
+    let frames = after["table"]["frames"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(frames.len() > 2, "{after}");
+    let stones = after["table"]["stones"].as_array().map_or(0, Vec::len);
+    assert!(frames
+        .iter()
+        .all(|f| f.as_array().map(Vec::len) == Some(stones)));
+    assert_eq!(
+        frames[0][stone],
+        json!([before["x"], before["y"]]),
+        "the shot starts where the stone was"
+    );
+    let last = &after["table"]["stones"][stone];
+    if last["on_table"] == json!(true) {
+        assert_eq!(
+            frames[frames.len() - 1][stone],
+            json!([last["x"], last["y"]])
+        );
+    }
+    assert!(after["svg"]
+        .as_str()
+        .is_some_and(|s| s.contains("class=\"path\"")));
+    assert!(after["svg"]
+        .as_str()
+        .is_some_and(|s| s.contains("data-stone=")));
+    // Undo, a bad shot, the agent.
+    let undone = ok(&s, "/api/undo", json!({"session": session}));
+    assert_eq!(
+        undone["moves"].as_array().map(Vec::len),
+        Some(texts(&after).len() - 1)
+    );
+    let (status, v) = call(
+        &s,
+        "/api/play",
+        Some(json!({"session": session, "move": "nonsense 1@2"})),
+    );
+    assert_eq!((status, error_code(&v)), (400, "illegal-move"), "{v}");
+    let moved = ok(
+        &s,
+        "/api/agent",
+        json!({"session": session, "agent": "random"}),
+    );
+    assert_eq!(texts(&moved).len(), texts(&undone).len() + 1);
+    let searched = ok(
+        &s,
+        "/api/agent",
+        json!({"session": session, "agent": "mcts", "strength": 1}),
+    );
+    assert_eq!(texts(&searched).len(), texts(&moved).len() + 1);
+    // The same tab then opens a board game.
+    let board = ok(
+        &s,
+        "/api/new",
+        json!({"session": session, "game": "bundled/tictactoe.game"}),
+    );
+    assert_eq!(board["surface"], Value::Null);
+    ok(&s, "/api/play", json!({"session": session, "move": "a1"}));
+}
+
+/// A table game's analysis runs as a board game's does (its matches start with the deal of
+/// each game's seed).
+#[test]
+fn a_table_games_analysis_runs_too() {
+    let s = server(None);
+    let started = ok(
+        &s,
+        "/api/analyze",
+        json!({"game": "bundled/warstone.game", "games": 1, "iterations": 4}),
+    );
+    let job = started["job"].as_str().unwrap_or_default().to_string();
+    let done = finished(&s, &job);
+    assert_eq!(done["state"], json!("done"), "{done}");
+    let html = done["html"].as_str().unwrap_or_default();
+    assert!(html.contains("WarStone: variant analysis"), "{html}");
+    assert_eq!(html.matches("<svg").count(), 4, "four plots");
+}

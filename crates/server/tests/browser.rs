@@ -1,17 +1,22 @@
 //! The page in a real browser: Debian's chromium, headless, driven through chromedriver
 //! (WebDriver) with fantoccini. It plays whole games by clicking cells, plays against an agent,
-//! makes an error in the editor and sees the diagnostic at its line, changes an option and
-//! sees the board change, and saves a screenshot of each seed game's board into
+//! plays a move of several parts whose second part the other player chooses (a Stoneball
+//! ram), a turn that starts with the program's roll (Tankball), makes an error in the editor
+//! and sees the diagnostic at its line, changes an option and sees the board change, runs the
+//! analysis tab to its plots, shoots a table game's stone by dragging (WarStone) and sees the
+//! shot animated, and saves screenshots of each seed game's board and of the page into
 //! `target/screenshots/`.
 //!
 //! Skipped, with a message, where `chromium` or `chromedriver` is not installed
 //! (`apt-get install chromium chromium-driver`; `.ci/run` installs them).
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::actions::{InputSource as _, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use rulestone_server::{Config, Server};
 use serde_json::{json, Value};
@@ -32,11 +37,14 @@ fn find(names: &[&str]) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// chromedriver, ended when dropped.
+/// chromedriver in a process group of its own, with the browsers it starts: the whole group is
+/// ended when dropped, so a failing test leaves no browser behind.
 struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -317,6 +325,284 @@ async fn options_change_the_board(c: &Client, base: &str) {
     assert_ne!(cells, 9);
 }
 
+/// The analysis tab: a small analysis of the game shown, its progress bar filled, its report's
+/// plots shown.
+async fn analysis_tab(c: &Client, base: &str) {
+    open(c, base, "#game=bundled%2Ftictactoe.game").await;
+    click(c, "#tabs button[data-tab=\"analysis\"]").await;
+    c.execute(
+        "document.querySelector('#analysis-games').value = '6'; \
+         document.querySelector('#analysis-iterations').value = '20';",
+        vec![],
+    )
+    .await
+    .unwrap_or(Value::Null);
+    click(c, "#analysis-go").await;
+    let plots = until(
+        c,
+        "the analysis's plots",
+        "const f = document.querySelector('#analysis-report'); \
+         const d = !f.hidden && f.contentDocument; \
+         return d && d.querySelectorAll('svg').length;",
+    )
+    .await;
+    assert_eq!(plots, json!(4), "the report's four plots");
+    let bar = c
+        .execute(
+            "const b = document.querySelector('#analysis-progress'); return [b.value, b.max];",
+            vec![],
+        )
+        .await
+        .unwrap_or(Value::Null);
+    assert_eq!(bar, json!([18, 18]), "the progress bar is full");
+    save(&part(c, "#analysis").await, "page-analysis");
+    click(c, "#tabs button[data-tab=\"playing\"]").await;
+}
+
+/// The moves of the first line of `games/FILE` that holds `needle`, up to it.
+fn moves_before(file: &str, needle: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../games")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let line = text
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("{file} has a line with {needle}"));
+    let history = line.split("after:").nth(1).unwrap_or_default().trim();
+    history
+        .split(&format!("; {needle}"))
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The cells highlighted as the next click of the move under way.
+async fn highlighted(c: &Client) -> Vec<String> {
+    let v = c
+        .execute(
+            "return [...document.querySelectorAll('#board circle.hl')].map((m) => m.getAttribute('data-mark')).sort();",
+            vec![],
+        )
+        .await
+        .unwrap_or(Value::Null);
+    serde_json::from_value(v).unwrap_or_default()
+}
+
+/// A Stoneball ram whose rammed piece's owner, the other player, chooses where it goes: the
+/// move is clicked part by part, the owner's choices highlighted and named.
+async fn ram_with_the_owners_choice(c: &Client, base: &str) {
+    let ram = "f4*d6/b7";
+    let before = moves_before("stoneball.perft", ram);
+    let hash = format!(
+        "#game=bundled%2Fstoneball.game&moves={}",
+        before
+            .replace(' ', "%20")
+            .replace('+', "%2B")
+            .replace(';', "%3B")
+    );
+    let state = open(c, base, &hash).await;
+    let mover = state["to_move"].clone();
+    let legal = state["legal"].as_array().cloned().unwrap_or_default();
+    let m = legal
+        .iter()
+        .find(|m| m["text"] == json!(ram))
+        .unwrap_or_else(|| panic!("{ram} is legal"));
+    let parts = m["parts"].as_array().cloned().unwrap_or_default();
+    assert_eq!(parts.len(), 2, "{m}");
+    assert_eq!(parts[0]["player"], mover);
+    assert_ne!(parts[1]["player"], mover, "the owner chooses");
+    // The ram's two cells, then the owner's choices are highlighted.
+    for cell in ["f4", "d6"] {
+        click(c, &format!("#board [data-cell=\"{cell}\"]")).await;
+        until(c, "the click", "return !busy").await;
+    }
+    let choices: Vec<String> = legal
+        .iter()
+        .filter(|l| l["text"].as_str().is_some_and(|t| t.starts_with("f4*d6/")))
+        .filter_map(|l| l["cells"][2].as_str().map(String::from))
+        .collect();
+    let mut expected = choices.clone();
+    expected.sort();
+    expected.dedup();
+    assert!(expected.len() > 1, "{choices:?}");
+    assert_eq!(highlighted(c).await, expected);
+    let other = &state["players"][parts[1]["player"].as_u64().unwrap_or(0) as usize];
+    let hint = c
+        .execute(
+            "return document.querySelector('#choices .hint').textContent",
+            vec![],
+        )
+        .await
+        .unwrap_or(Value::Null);
+    assert!(
+        hint.as_str()
+            .is_some_and(|h| h.starts_with(other.as_str().unwrap_or("?"))),
+        "{hint}"
+    );
+    save(
+        &c.screenshot().await.unwrap_or_else(|e| panic!("{e}")),
+        "page-stoneball-ram",
+    );
+    let n = state["moves"].as_array().map_or(0, Vec::len);
+    click(c, "#board [data-cell=\"b7\"]").await;
+    let end = until(
+        c,
+        "the ram played",
+        &format!("return !busy && st.moves.length === {} && st", n + 1),
+    )
+    .await;
+    assert_eq!(end["moves"][n]["text"], json!(ram));
+}
+
+/// A Tankball turn: the program rolls the dice, shown in the move list; the mover's moves are
+/// clicked (facings and `end` by their buttons) until the turn passes, and the next roll is
+/// made.
+async fn tankball_turn_with_its_roll(c: &Client, base: &str) {
+    let setup = moves_before("tankball.perft", "roll 6 2 4");
+    let hash = format!(
+        "#game=bundled%2Ftankball.game&moves={}",
+        setup.replace(' ', "%20").replace(';', "%3B")
+    );
+    let state = open(c, base, &hash).await;
+    let rolled = |st: &Value| {
+        st["moves"].as_array().map_or(0, |m| {
+            m.iter().filter(|m| m["chance"] == json!(true)).count()
+        })
+    };
+    let rolls = rolled(&state);
+    assert!(rolls >= 1, "the program rolled: {}", state["moves"]);
+    until(
+        c,
+        "the roll shown",
+        "return document.querySelector('#moves li.chance')",
+    )
+    .await;
+    let mover = state["to_move"].clone();
+    for _ in 0..12 {
+        let st = idle(c).await;
+        if st["to_move"] != mover || st["result"].is_string() {
+            break;
+        }
+        let legal = st["legal"].as_array().cloned().unwrap_or_default();
+        // A move with cells when there is one, else the first (`end`).
+        let pick = legal
+            .iter()
+            .find(|m| m["cells"].as_array().is_some_and(|c| c.len() >= 2))
+            .or(legal.first())
+            .cloned()
+            .unwrap_or_else(|| panic!("a legal move"));
+        play_by_clicks(c, &pick).await;
+    }
+    let end = idle(c).await;
+    assert_ne!(end["to_move"], mover, "the turn passed");
+    assert!(
+        rolled(&end) > rolls,
+        "the next player's roll: {}",
+        end["moves"]
+    );
+    save(
+        &c.screenshot().await.unwrap_or_else(|e| panic!("{e}")),
+        "page-tankball-turn",
+    );
+}
+
+/// A table game's shot: the decisions before the first shot (army choices) by their buttons,
+/// then a drag from a stone that may be shot; the shot is played and animated along the
+/// simulation's positions.
+async fn table_shot_by_dragging(c: &Client, base: &str) {
+    let mut state = open(c, base, "#game=bundled%2Fwarstone.game").await;
+    let shots = |st: &Value| st["table"]["shots"].as_array().cloned().unwrap_or_default();
+    for _ in 0..4 {
+        if !shots(&state).is_empty() {
+            break;
+        }
+        let n = state["moves"].as_array().map_or(0, Vec::len);
+        click(c, "#choices button[data-move]").await;
+        state = until(
+            c,
+            "the army chosen",
+            &format!("return !busy && st.moves.length === {} && st", n + 1),
+        )
+        .await;
+    }
+    let shot = shots(&state)[0].clone();
+    let n = state["moves"].as_array().map_or(0, Vec::len);
+    let stone = c
+        .find(Locator::Css(&format!(
+            "#board [data-index=\"{}\"]",
+            shot["stone"]
+        )))
+        .await
+        .unwrap_or_else(|e| panic!("the stone to shoot: {e}"));
+    let drag = MouseActions::new("mouse".to_string())
+        .then(PointerAction::MoveToElement {
+            element: stone,
+            duration: None,
+            x: 0,
+            y: 0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveBy {
+            duration: Some(Duration::from_millis(200)),
+            x: 160,
+            y: -30,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(drag)
+        .await
+        .unwrap_or_else(|e| panic!("the drag: {e}"));
+    // Several cards may shoot the stone: then the first is picked.
+    let played = format!("!busy && st.moves.length === {}", n + 1);
+    let picked = until(
+        c,
+        "the shot or its cards",
+        &format!(
+            "return ({played}) ? 'played' : (document.querySelector('#choices button[data-move*=\"@\"]') ? 'cards' : null)"
+        ),
+    )
+    .await;
+    if picked == json!("cards") {
+        click(c, "#choices button[data-move*=\"@\"]").await;
+    }
+    let end = until(
+        c,
+        "the shot animated",
+        &format!("return ({played}) && animated > 1 && st"),
+    )
+    .await;
+    let text = end["moves"][n]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains(shot["name"].as_str().unwrap_or("?")) && text.contains('@'),
+        "{text}"
+    );
+    assert!(end["table"]["frames"]
+        .as_array()
+        .is_some_and(|f| f.len() > 1));
+    until(
+        c,
+        "the shot's path",
+        "return document.querySelector('#board .path')",
+    )
+    .await;
+    save(&part(c, "#play").await, "page-table-shot");
+}
+
+/// A screenshot of the page's element `css`.
+async fn part(c: &Client, css: &str) -> Vec<u8> {
+    let el = c
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no element {css}: {e}"));
+    el.screenshot()
+        .await
+        .unwrap_or_else(|e| panic!("a screenshot of {css}: {e}"))
+}
+
 /// Saves a PNG screenshot as `target/screenshots/NAME.png`.
 fn save(shot: &[u8], name: &str) {
     assert!(shot.starts_with(b"\x89PNG"), "{name} is a PNG");
@@ -334,8 +620,12 @@ async fn screenshots(c: &Client, base: &str) {
         c.goto(&format!("{base}#game=bundled%2F{game}.game"))
             .await
             .unwrap_or_else(|e| panic!("{e}"));
-        // A table game is not drawn: the page says so, and the picture shows that.
-        until(c, game, "return !busy && (document.querySelector('#board svg') || document.querySelector('#error').textContent)").await;
+        until(
+            c,
+            game,
+            "return !busy && document.querySelector('#board svg')",
+        )
+        .await;
         let shot = match c.find(Locator::Css("#board svg")).await {
             Ok(board) => board.screenshot().await,
             Err(_) => c.screenshot().await,
@@ -366,6 +656,7 @@ async fn the_page_works_in_chromium() {
     let _driver = Driver(
         Command::new(&chromedriver)
             .arg(format!("--port={port}"))
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -386,6 +677,10 @@ async fn the_page_works_in_chromium() {
     );
     editor_diagnostics(&c, &base).await;
     options_change_the_board(&c, &base).await;
+    ram_with_the_owners_choice(&c, &base).await;
+    tankball_turn_with_its_roll(&c, &base).await;
+    analysis_tab(&c, &base).await;
+    table_shot_by_dragging(&c, &base).await;
     screenshots(&c, &base).await;
     let _ = c.close().await;
     let _ = std::fs::remove_dir_all(&profile);
