@@ -53,6 +53,41 @@ fn client(base: &str, game: &str, seed: u64, until: Instant) -> (Vec<Duration>, 
     (times, errors)
 }
 
+/// A server started on 127.0.0.1 and `clients` clients run against it for `seconds`: every
+/// request's latency and every error. (The load test of `tests/load.rs` runs this too.)
+pub fn run(
+    clients: usize,
+    seconds: u64,
+    game: &str,
+) -> Result<(Vec<Duration>, Vec<String>), String> {
+    let server = Server::start(&Config {
+        port: 0,
+        ..Config::default()
+    })
+    .map_err(|e| e.to_string())?;
+    let base = server.url();
+    let until = Instant::now() + Duration::from_secs(seconds);
+    let runs: Vec<_> = (0..clients)
+        .map(|i| {
+            let (base, game) = (base.clone(), game.to_string());
+            std::thread::spawn(move || client(&base, &game, i as u64, until))
+        })
+        .collect();
+    let (mut times, mut errors) = (Vec::new(), Vec::new());
+    for run in runs {
+        match run.join() {
+            Ok((t, e)) => {
+                times.extend(t);
+                errors.extend(e);
+            }
+            Err(_) => errors.push("a client thread panicked".to_string()),
+        }
+    }
+    times.sort();
+    Ok((times, errors))
+}
+
+#[allow(dead_code)] // a test includes this file for `run`
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(clients), Some(seconds), Some(game)) = (
@@ -63,32 +98,13 @@ fn main() {
         eprintln!("usage: load CLIENTS SECONDS GAME (a bundled game's file name without .game)");
         std::process::exit(2);
     };
-    let server = match Server::start(&Config {
-        port: 0,
-        ..Config::default()
-    }) {
-        Ok(s) => s,
+    let (times, errors) = match run(clients, seconds, &game) {
+        Ok(run) => run,
         Err(e) => {
             eprintln!("error: {e}");
             std::process::exit(2);
         }
     };
-    let base = server.url();
-    let until = Instant::now() + Duration::from_secs(seconds);
-    let runs: Vec<_> = (0..clients)
-        .map(|i| {
-            let (base, game) = (base.clone(), game.clone());
-            std::thread::spawn(move || client(&base, &game, i as u64, until))
-        })
-        .collect();
-    let (mut times, mut errors) = (Vec::new(), Vec::new());
-    for run in runs {
-        if let Ok((t, e)) = run.join() {
-            times.extend(t);
-            errors.extend(e);
-        }
-    }
-    times.sort();
     let at = |q: f64| {
         times
             .get(((times.len() as f64 * q) as usize).min(times.len().saturating_sub(1)))
