@@ -464,6 +464,38 @@ function undo() {
   });
 }
 
+// ---- records ----
+
+// The game so far as a record (the format `rulestone replay` and `play`'s `load` read),
+// downloaded as a file.
+function saveRecord() {
+  return guarded(async () => {
+    const r = await api("/api/record", { session: st.session });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([r.record], { type: "text/plain" }));
+    a.download = (gameId || "game").split("/").pop().replace(/\.game$/, "") + ".rec";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+}
+
+// A saved record opened: its game, option values and moves (dice rolls included).
+function loadRecord(file) {
+  return guarded(async () => {
+    await newSession({ record: await file.text() });
+    gameId = st.game;
+    playedSource = null;
+    if (gameId) {
+      $("#game-select").value = gameId;
+      const src = await api("/api/source?id=" + encodeURIComponent(gameId));
+      $("#source").value = src.source;
+      diagnoseSoon();
+    }
+  });
+}
+
 // ---- the editor ----
 
 let diagnoseTimer = null;
@@ -664,6 +696,12 @@ $("#board").addEventListener("click", (ev) => {
 $("#game-select").addEventListener("change", (ev) => guarded(() => { optionsKey = ""; return openGame(ev.target.value); }));
 $("#restart").addEventListener("click", () => guarded(restart));
 $("#undo").addEventListener("click", undo);
+$("#save-record").addEventListener("click", saveRecord);
+$("#load-record").addEventListener("change", (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (file) loadRecord(file);
+});
 $("#agent-move").addEventListener("click", agentMove);
 $("#opponent").addEventListener("change", afterRender);
 $("#move-form").addEventListener("submit", (ev) => {

@@ -174,6 +174,7 @@ pub(crate) fn router(state: State) -> Router {
         .route("/api/state", post(state_of))
         .route("/api/play", post(play_move))
         .route("/api/undo", post(undo))
+        .route("/api/record", post(record))
         .route("/api/agent", post(agent))
         .route("/api/analyze", post(analyze))
         .route("/api/analysis", get(analysis_of))
@@ -388,21 +389,68 @@ struct NewRequest {
     options: serde_json::Map<String, Value>,
     #[serde(default)]
     moves: Vec<String>,
+    /// A saved game's record (its text), instead of `game`, `options` and `moves`.
+    record: Option<String>,
+}
+
+/// The game, option values and moves a saved record names: its game by catalog id, or else a
+/// bundled game of the same file name. A record's dice rolls are moves of it; a table game's
+/// record gives its deal.
+struct Recorded {
+    game: String,
+    sets: Vec<(String, String)>,
+    moves: Vec<String>,
+    deal: Option<u64>,
+}
+
+fn recorded(catalog: &Catalog, text: &str) -> Result<Recorded, ApiError> {
+    text_ok(text)?;
+    let record = rulestone_session::Record::parse(text).map_err(|e| {
+        ApiError::new(
+            400,
+            "bad-record",
+            format!("this is not a record the page can read: {e}"),
+        )
+    })?;
+    let named = record.game.to_string_lossy().replace('\\', "/");
+    let file = named.rsplit('/').next().unwrap_or(&named).to_string();
+    let game = [named.clone(), format!("bundled/{file}"), file]
+        .into_iter()
+        .find(|id| catalog.read(id).is_ok())
+        .ok_or_else(|| {
+            ApiError::new(404, "no-game", format!("the record's game `{named}` is neither a bundled game nor a file of this directory"))
+                .note("start `rulestone serve` in the directory that holds the game file")
+        })?;
+    Ok(Recorded {
+        game,
+        sets: record.options,
+        moves: record.moves.into_iter().map(|(_, m)| m).collect(),
+        deal: record.deal,
+    })
 }
 
 async fn new_game(
     axum::extract::State(state): axum::extract::State<State>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let req: NewRequest = body(bytes)?;
-    let sets = option_sets(&req.options);
+    let mut req: NewRequest = body(bytes)?;
+    let mut sets = option_sets(&req.options);
     let catalog = Arc::clone(&state.catalog);
+    let mut seed = rand::random::<u64>();
+    let from_record = match req.record.take() {
+        Some(text) => {
+            let r = recorded(&catalog, &text)?;
+            (req.game, req.source, req.moves, sets) = (Some(r.game), None, r.moves, r.sets);
+            seed = r.deal.unwrap_or(seed);
+            true
+        }
+        None => false,
+    };
     let compiled = state.compiled;
     let id = req
         .session
         .filter(|s| !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_alphanumeric()))
         .unwrap_or_else(|| format!("{:016x}", rand::random::<u64>()));
-    let seed = rand::random::<u64>();
     let (game, source) = (req.game, req.source);
     if let Some(text) = &source {
         text_ok(text)?;
@@ -414,7 +462,11 @@ async fn new_game(
             move || match load(&catalog, game, source, &sets, compiled)? {
                 Opened::Board(loaded) => {
                     let loaded = Arc::new(*loaded);
-                    let played = play::start(&loaded, &moves, seed)?;
+                    let played = if from_record {
+                        play::start_recorded(&loaded, &moves, seed)?
+                    } else {
+                        play::start(&loaded, &moves, seed)?
+                    };
                     let answer = play::state(&session, &loaded, &played);
                     Ok((Ok((loaded, played)), answer))
                 }
@@ -538,6 +590,24 @@ async fn undo(
         }),
     )
     .await
+}
+
+/// `record`: the session's game as a record's text, to save.
+async fn record(
+    axum::extract::State(state): axum::extract::State<State>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: SessionRequest = body(bytes)?;
+    if state.tables().get(&req.session).is_some() {
+        return Err(ApiError::new(
+            400,
+            "table-record",
+            "a table game's record is saved by `rulestone play --record`, not by the page yet",
+        ));
+    }
+    let (loaded, played, _) = state.sessions().get(&req.session)?;
+    let text = state.work(move || play::record(&loaded, &played)).await?;
+    Ok(Json(json!({ "record": text })))
 }
 
 async fn agent(

@@ -257,7 +257,17 @@ fn play_one(
         ));
     }
     let before = pos.moves().len();
-    pos.apply_text(text).map_err(|bad| match bad {
+    pos.apply_text(text).map_err(|bad| bad_move(text, bad))?;
+    if let Some(m) = pos.moves().get(before) {
+        played.push((*m, false));
+    }
+    roll(pos, played, seed);
+    Ok(())
+}
+
+/// Why the move written `text` was refused, for the page.
+fn bad_move(text: &str, bad: rulestone_session::BadMove) -> ApiError {
+    match bad {
         rulestone_session::BadMove::GameOver(result) => {
             ApiError::new(400, "game-over", format!("the game is over: {result}"))
         }
@@ -271,12 +281,61 @@ fn play_one(
             e.notes = vec![same.note()];
             e
         }
-    })?;
-    if let Some(m) = pos.moves().get(before) {
-        played.push((*m, false));
     }
-    roll(pos, played, seed);
-    Ok(())
+}
+
+/// The moves of a saved game: each played as written, the rolls of its dice included (a roll
+/// is a move of the record); the program rolls only after the last one.
+///
+/// # Errors
+/// Too many moves, or one that is not legal (with its index and why).
+pub(crate) fn start_recorded(
+    loaded: &Loaded,
+    texts: &[String],
+    seed: u64,
+) -> Result<Played, ApiError> {
+    if texts.len() > MAX_MOVES {
+        return Err(ApiError::new(
+            400,
+            "too-many-moves",
+            format!(
+                "{} moves recorded: at most {MAX_MOVES} are played",
+                texts.len()
+            ),
+        ));
+    }
+    let mut pos = Position::new(&loaded.game);
+    let mut played = Vec::new();
+    for (i, text) in texts.iter().enumerate() {
+        let chance = pos.chance();
+        let before = pos.moves().len();
+        pos.apply_text(text)
+            .map_err(|bad| bad_move(text, bad).prefixed(&format!("move {} (`{text}`): ", i + 1)))?;
+        if let Some(m) = pos.moves().get(before) {
+            played.push((*m, chance));
+        }
+    }
+    roll(&mut pos, &mut played, seed);
+    steps_ok(&mut pos)?;
+    Ok(played)
+}
+
+/// The game so far as a record (`rulestone replay` reads it; the page loads it back), naming
+/// the game by its catalog id.
+///
+/// # Errors
+/// The game is a text sent by the page, which no file holds for the record to name.
+pub(crate) fn record(loaded: &Loaded, played: &[(Move, bool)]) -> Result<String, ApiError> {
+    let Some(id) = &loaded.id else {
+        return Err(ApiError::new(
+            400,
+            "no-file",
+            "an edited game has no file for its record to name",
+        )
+        .note("save the rules text as a .game file in the directory `rulestone serve` shows, open it from the list, and save the record from there"));
+    };
+    let mut pos = replay(&loaded.game, played);
+    Ok(pos.record(std::path::Path::new(id)).to_text())
 }
 
 /// The position after `played`, refused when its game is over.

@@ -591,3 +591,55 @@ fn a_table_games_analysis_runs_too() {
     assert!(html.contains("WarStone: variant analysis"), "{html}");
     assert_eq!(html.matches("<svg").count(), 4, "four plots");
 }
+
+/// A game saved as a record and loaded back is the same position, dice rolls included; a
+/// record that cannot be read, or names no game the server has, is a JSON error.
+#[test]
+fn records_are_saved_and_loaded_back() {
+    let s = server(None);
+    let state = ok(&s, "/api/new", json!({"game": "bundled/einstein.game"}));
+    let session = state["session"].as_str().unwrap_or_default().to_string();
+    let mut last = state;
+    for _ in 0..6 {
+        let Some(m) = last["legal"][0]["text"].as_str().map(str::to_string) else {
+            break;
+        };
+        last = ok(&s, "/api/play", json!({"session": session, "move": m}));
+    }
+    let saved = ok(&s, "/api/record", json!({"session": session}));
+    let text = saved["record"].as_str().unwrap_or_default().to_string();
+    assert!(
+        text.starts_with("rulestone-record 1\ngame bundled/einstein.game\n"),
+        "{text}"
+    );
+    let loaded = ok(&s, "/api/new", json!({"record": text}));
+    assert_eq!(texts(&loaded), texts(&last));
+    assert_eq!(loaded["svg"], last["svg"]);
+    assert_eq!(loaded["game"], json!("bundled/einstein.game"));
+    // A record naming the game by another path finds the bundled game of that file name.
+    let elsewhere = text.replace("game bundled/einstein.game", "game ../games/einstein.game");
+    assert_eq!(
+        texts(&ok(&s, "/api/new", json!({"record": elsewhere}))),
+        texts(&last)
+    );
+    for (bad, code) in [
+        ("not a record".to_string(), "bad-record"),
+        (
+            text.replace("bundled/einstein.game", "nowhere.game"),
+            "no-game",
+        ),
+        (format!("{text}move zz99\n"), "illegal-move"),
+    ] {
+        let (status, v) = call(&s, "/api/new", Some(json!({"record": bad})));
+        assert_eq!(error_code(&v), code, "{status} {v}");
+    }
+    // An edited text has no file for its record to name.
+    let text = std::fs::read_to_string(games_dir().join("tictactoe.game")).unwrap_or_default();
+    let edited = ok(&s, "/api/new", json!({"source": text}));
+    let (status, v) = call(
+        &s,
+        "/api/record",
+        Some(json!({"session": edited["session"]})),
+    );
+    assert_eq!((status, error_code(&v)), (400, "no-file"), "{v}");
+}

@@ -325,6 +325,48 @@ async fn options_change_the_board(c: &Client, base: &str) {
     assert_ne!(cells, 9);
 }
 
+/// A record saved by the button is the game so far; a record file chosen in "Load record"
+/// opens its game at its position (the file chosen through WebDriver, as a person picks it).
+async fn records_save_and_load(c: &Client, base: &str) {
+    open(c, base, "#game=bundled%2Fconnect4.game&moves=d%3Bd").await;
+    // The record the button downloads is the one `/api/record` answers: asked for here too.
+    let saved = c
+        .execute_async(
+            "const done = arguments[0]; fetch('/api/record', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({session: st.session})}).then((r) => r.json()).then((v) => done(v.record));",
+            vec![],
+        )
+        .await
+        .unwrap_or(Value::Null);
+    let text = saved.as_str().unwrap_or_default().to_string();
+    assert!(text.contains("move d\nmove d\n"), "{text}");
+    click(c, "#save-record").await;
+    idle(c).await;
+    let error = c
+        .execute(
+            "return document.querySelector('#error').textContent",
+            vec![],
+        )
+        .await
+        .unwrap_or(Value::Null);
+    assert_eq!(error, Value::String(String::new()));
+    // Another game on the board; then the saved file is loaded, with one move more.
+    open(c, base, "#game=bundled%2Ftictactoe.game").await;
+    let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-connect4.rec");
+    std::fs::write(&file, format!("{text}move e\n")).unwrap_or_else(|e| panic!("{e}"));
+    c.find(Locator::Css("#load-record"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .send_keys(&file.to_string_lossy())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    until(
+        c,
+        "the record's position",
+        "return !busy && st && st.game === 'bundled/connect4.game' && st.moves.length === 3 && document.querySelector('#game-select').value === 'bundled/connect4.game'",
+    )
+    .await;
+}
+
 /// The analysis tab: a small analysis of the game shown, its progress bar filled, its report's
 /// plots shown.
 async fn analysis_tab(c: &Client, base: &str) {
@@ -677,6 +719,7 @@ async fn the_page_works_in_chromium() {
     );
     editor_diagnostics(&c, &base).await;
     options_change_the_board(&c, &base).await;
+    records_save_and_load(&c, &base).await;
     ram_with_the_owners_choice(&c, &base).await;
     tankball_turn_with_its_roll(&c, &base).await;
     analysis_tab(&c, &base).await;
