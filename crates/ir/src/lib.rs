@@ -297,7 +297,7 @@ impl Board {
             let row = at_most - below;
             below = at_most;
             if row.intersects(&within) && row.first().is_some_and(&mut keep) {
-                out = out | row;
+                out |= row;
             }
         }
         out & within

@@ -334,7 +334,7 @@ mod tests {
             "(x == c.x and y > n) or x + 1 == n",
         ] {
             let text = grid(&format!("cells where {cond}"));
-            assert!(!text.lines().any(|l| tests_each_cell(l)), "{cond}: {text}");
+            assert!(!text.lines().any(tests_each_cell), "{cond}: {text}");
         }
         let text = grid("cells where x / 3 == n and y == c.y");
         assert!(text.contains(" by rows of x where i"), "{text}");
@@ -350,7 +350,7 @@ mod tests {
     fn the_rest_of_an_and_tests_what_the_lookups_leave() {
         let text = grid("empty where x == c.x and x + y == n");
         assert!(text.contains(" = cells with x Eq i"), "{text}");
-        assert!(text.lines().any(|l| tests_each_cell(l)), "{text}");
+        assert!(text.lines().any(tests_each_cell), "{text}");
     }
 
     /// A condition on two coordinates at once, or on the candidate cell itself, is tested on
@@ -359,7 +359,7 @@ mod tests {
     fn a_condition_on_two_coordinates_stays_a_filter() {
         for cond in ["x + y == n", "x < y and x > n"] {
             let text = grid(&format!("empty where {cond}"));
-            assert!(text.lines().any(|l| tests_each_cell(l)), "{cond}: {text}");
+            assert!(text.lines().any(tests_each_cell), "{cond}: {text}");
         }
     }
 
