@@ -2023,6 +2023,33 @@ impl<'p> Engine<'p> {
             SetExpr::Placed { slot, table } => self
                 .placement(*table, vars.placed[usize::from(*slot)])
                 .map_or(CellBits::EMPTY, |inst| inst.cells.resized::<W>() & domain),
+            SetExpr::AxisCmp { .. } | SetExpr::AxisRows { .. } | SetExpr::AxisKey { .. } => {
+                self.eval_axis_set::<W>(id, vars, domain, candidate)
+            }
+            SetExpr::Where { base, cond } => {
+                let x = self.eval_set::<W>(*base, vars, domain, candidate);
+                let mut out = x;
+                for c in x.iter() {
+                    if !self.eval_bool::<W>(*cond, vars, c as u16) {
+                        out.remove(c);
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// [`Engine::eval_set`] for the lookups in the board's table of cells by coordinate.
+    #[inline]
+    fn eval_axis_set<const W: usize>(
+        &self,
+        id: SetId,
+        vars: &Vars,
+        domain: CellBits<W>,
+        candidate: u16,
+    ) -> CellBits<W> {
+        let p = self.program;
+        match &p.sets[usize::from(id)] {
             SetExpr::AxisCmp { axis, op, value } => {
                 let v = self.eval_int::<W>(*value, vars, candidate);
                 p.board.axis_cmp(usize::from(*axis), *op, v).resized::<W>() & domain
@@ -2044,16 +2071,7 @@ impl<'p> Engine<'p> {
                 let keep = |c: usize| compare(*op, self.eval_int::<W>(*key, vars, c as u16), value);
                 p.board.rows_where(usize::from(*axis), within, keep)
             }
-            SetExpr::Where { base, cond } => {
-                let x = self.eval_set::<W>(*base, vars, domain, candidate);
-                let mut out = x;
-                for c in x.iter() {
-                    if !self.eval_bool::<W>(*cond, vars, c as u16) {
-                        out.remove(c);
-                    }
-                }
-                out
-            }
+            _ => CellBits::EMPTY,
         }
     }
 
