@@ -422,6 +422,28 @@ fn play_why_names_the_refusing_rule() {
     snap!("play_why_rule", &text[from..]);
 }
 
+/// `why MOVE` names the `pick` whose set leaves a cell of the move out, quoting the set with
+/// its line, and the part of the set that excludes the cell: an occupied cell for `empty`, a
+/// cell outside `own`, a cell in the part a `-` takes away.
+#[test]
+fn play_why_names_the_set_that_leaves_a_cell_out() {
+    let o = run_with_input(
+        &["play", "games/tictactoe.game", "--after", "a1"],
+        "why a1\nwhy b2\nquit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut out = text[text.find("O> why").unwrap_or(0)..].to_string();
+    let o = run_with_input(
+        &["play", "games/breakthrough.game", "--after", "b2-b3; c7-c6"],
+        "why b3-c4\nwhy a7-a6\nwhy a2-b3\nquit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    out.push_str(&text[text.find("White> why").unwrap_or(0)..]);
+    snap!("play_why_pick", out);
+}
+
 #[test]
 fn after_the_end_of_the_game_exit_2() {
     let o = run(&[

@@ -13,10 +13,10 @@ use rulestone_runtime::compiled::{
 use rulestone_runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
-pub static TURNS: [CompiledTurn; 25] = [
+pub static TURNS: [CompiledTurn; 27] = [
     CompiledTurn {
         label: "Belts",
-        fingerprint: 0x93c06eeceb7f68d9,
+        fingerprint: 0xebe2cda725d34992,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -25,8 +25,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Blots",
-        fingerprint: 0x7e9e2073e93e0d28,
+        label: "Nested noughts (zones)",
+        fingerprint: 0x71c265efbcc86c18,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -35,25 +35,25 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Capture Lines",
-        fingerprint: 0x5ca0ecc14f029d28,
+        label: "Blots",
+        fingerprint: 0x7e9e2073e93e0d28,
         generate: p2::generate,
         apply: p2::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p2::Turn>,
+            play: fast_play::<p2::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Capture Lines",
+        fingerprint: 0x5ca0ecc14f029d28,
+        generate: p3::generate,
+        apply: p3::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Capture Go",
         fingerprint: 0x247a88746ef0631c,
-        generate: p3::generate,
-        apply: p3::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p3::Turn>,
-            play: fast_play::<p3::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Clock Lift",
-        fingerprint: 0x77603c2c5847624c,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -62,8 +62,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Custodian",
-        fingerprint: 0x758edf7811944ecf,
+        label: "Clock Lift",
+        fingerprint: 0x77603c2c5847624c,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -72,8 +72,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Drop First",
-        fingerprint: 0xf31ee25b4f115cc8,
+        label: "Custodian",
+        fingerprint: 0x758edf7811944ecf,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -82,8 +82,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0xbaa356181e69eb01,
+        label: "Drop First",
+        fingerprint: 0xf31ee25b4f115cc8,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -92,8 +92,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Gather",
-        fingerprint: 0xb54404120e5f0860,
+        label: "Flankfive",
+        fingerprint: 0xbaa356181e69eb01,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -102,8 +102,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Heaps",
-        fingerprint: 0x24c65e05ca5cce6a,
+        label: "Gather",
+        fingerprint: 0xb54404120e5f0860,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -112,8 +112,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0x78d89de0d5a90e79,
+        label: "Heaps",
+        fingerprint: 0x24c65e05ca5cce6a,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -122,8 +122,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x88d0d7c5be108944,
+        label: "Hill",
+        fingerprint: 0x78d89de0d5a90e79,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -132,8 +132,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Mirror",
-        fingerprint: 0xaf5e99e0fa41ee98,
+        label: "Lift",
+        fingerprint: 0x88d0d7c5be108944,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -142,8 +142,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Nudge",
-        fingerprint: 0xbb20f60f347d12b6,
+        label: "Mirror",
+        fingerprint: 0xaf5e99e0fa41ee98,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -152,8 +152,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0xde633574c5d45823,
+        label: "Nested noughts",
+        fingerprint: 0xccc8811679e0b15d,
         generate: p14::generate,
         apply: p14::apply,
         fast: Some(FastRuns {
@@ -162,8 +162,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0xeadb52f5aa2708e9,
+        label: "Nudge",
+        fingerprint: 0xbb20f60f347d12b6,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -172,8 +172,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0x44dda231e1ad2f6e,
+        label: "Orbit",
+        fingerprint: 0xde633574c5d45823,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -182,8 +182,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0x37655d717b6bc94e,
+        label: "Owner of an emptied cell",
+        fingerprint: 0xeadb52f5aa2708e9,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -192,8 +192,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Saturate",
-        fingerprint: 0xb367bce347648b06,
+        label: "Rebound",
+        fingerprint: 0x44dda231e1ad2f6e,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -202,8 +202,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0xff2e399ad2d4f21b,
+        label: "Relay",
+        fingerprint: 0x2003d4efb9f1aa2a,
         generate: p19::generate,
         apply: p19::apply,
         fast: Some(FastRuns {
@@ -212,8 +212,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xdb037ffb6dc267a2,
+        label: "Saturate",
+        fingerprint: 0xb367bce347648b06,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -222,8 +222,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0xf4ab4bb5eb784427,
+        label: "Sentries",
+        fingerprint: 0xff2e399ad2d4f21b,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -232,8 +232,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0x6806cec4401a8948,
+        label: "Shove",
+        fingerprint: 0xdb037ffb6dc267a2,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -242,8 +242,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Weighted Claims",
-        fingerprint: 0x687502c456831c2d,
+        label: "Shuffle",
+        fingerprint: 0x00230f8f0bd1fc17,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -252,13 +252,33 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0x68433cef971dd597,
+        label: "Terraces",
+        fingerprint: 0x6806cec4401a8948,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p24::Turn>,
             play: fast_play::<p24::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Weighted Claims",
+        fingerprint: 0x687502c456831c2d,
+        generate: p25::generate,
+        apply: p25::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p25::Turn>,
+            play: fast_play::<p25::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0x68433cef971dd597,
+        generate: p26::generate,
+        apply: p26::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p26::Turn>,
+            play: fast_play::<p26::Turn>,
         }),
     },
 ];
@@ -444,7 +464,7 @@ mod p0 {
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        pos.locals[0] = s3(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s5(e, &pos, &v, ALL, 0);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
@@ -460,7 +480,7 @@ mod p0 {
     }
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s13(e, &pos, &v, ALL, 0);
+        let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -478,7 +498,7 @@ mod p0 {
         g: &mut Gen<'_>,
     ) {
         let mut pos = *pos;
-        pos.locals[0] = s15(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s19(e, &pos, &v, ALL, 0);
         at11(e, v, &pos, m, g);
     }
     #[inline(always)]
@@ -544,7 +564,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s3(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s5(e, &pos, &v, ALL, 0);
         ap3(e, v, pos, r);
     }
     #[inline(always)]
@@ -571,7 +591,7 @@ mod p0 {
     }
     #[inline]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let cells = s11(e, &pos, &v, ALL, 0);
+        let cells = s13(e, &pos, &v, ALL, 0);
         let mut lifted = [0u8; 16];
         for c in cells.iter() {
             lifted[c] = pos.code(c);
@@ -610,7 +630,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s15(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s19(e, &pos, &v, ALL, 0);
         ap11(e, v, pos, r);
     }
     #[inline(always)]
@@ -637,7 +657,7 @@ mod p0 {
     }
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let cells = s23(e, &pos, &v, ALL, 0);
+        let cells = s27(e, &pos, &v, ALL, 0);
         let mut lifted = [0u8; 16];
         for c in cells.iter() {
             lifted[c] = pos.code(c);
@@ -768,14 +788,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s2(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b3(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i3(e, pos, v, cand))) & d
     }
     #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(
@@ -785,7 +798,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.locals[0] & d
+        S::from_words([0xf000]) & d
     }
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
@@ -795,7 +808,8 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player(e.rt_mover()) & d
+        let x = s4(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
@@ -805,8 +819,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
+        pos.locals[0] & d
     }
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
@@ -816,7 +829,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.locals[0] & d
+        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s8<'p, H: Host<'p, P>, const L: usize>(
@@ -826,7 +839,8 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let x = s6(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
     fn s9<'p, H: Host<'p, P>, const L: usize>(
@@ -836,8 +850,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s7(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
+        pos.locals[0] & d
     }
     #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
@@ -847,7 +860,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        S::from_words([0xffff]) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
@@ -857,7 +870,8 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i12(e, pos, v, cand))) & d
+        let x = s9(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
     #[inline]
     fn s12<'p, H: Host<'p, P>, const L: usize>(
@@ -877,7 +891,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        S::from_words([0x1111]) & d
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i12(e, pos, v, cand))) & d
     }
     #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(
@@ -897,14 +911,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s14(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b10(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        S::from_words([0x1111]) & d
     }
     #[inline]
     fn s16<'p, H: Host<'p, P>, const L: usize>(
@@ -914,7 +921,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.locals[0] & d
+        S::from_words([0xffff]) & d
     }
     #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(
@@ -924,7 +931,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player(e.rt_mover()) & d
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i16(e, pos, v, cand))) & d
     }
     #[inline]
     fn s18<'p, H: Host<'p, P>, const L: usize>(
@@ -934,8 +941,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s16(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
+        S::from_words([0x8888]) & d
     }
     #[inline]
     fn s19<'p, H: Host<'p, P>, const L: usize>(
@@ -945,7 +951,8 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.locals[0] & d
+        let x = s18(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
     }
     #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
@@ -955,7 +962,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        pos.locals[0] & d
     }
     #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(
@@ -965,8 +972,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s19(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s20(e, pos, v, x, cand) }
+        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s22<'p, H: Host<'p, P>, const L: usize>(
@@ -976,7 +982,8 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        S::from_words([0xffff]) & d
+        let x = s20(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
     }
     #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(
@@ -986,7 +993,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i25(e, pos, v, cand))) & d
+        pos.locals[0] & d
     }
     #[inline]
     fn s24<'p, H: Host<'p, P>, const L: usize>(
@@ -996,7 +1003,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player(e.rt_mover()) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
     fn s25<'p, H: Host<'p, P>, const L: usize>(
@@ -1006,7 +1013,8 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player(e.rt_mover()) & d
+        let x = s23(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s24(e, pos, v, x, cand) }
     }
     #[inline]
     fn s26<'p, H: Host<'p, P>, const L: usize>(
@@ -1016,7 +1024,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player(e.rt_mover()) & d
+        S::from_words([0xffff]) & d
     }
     #[inline]
     fn s27<'p, H: Host<'p, P>, const L: usize>(
@@ -1026,7 +1034,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player(e.rt_mover()) & d
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i25(e, pos, v, cand))) & d
     }
     #[inline]
     fn s28<'p, H: Host<'p, P>, const L: usize>(
@@ -1076,7 +1084,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s33<'p, H: Host<'p, P>, const L: usize>(
@@ -1086,7 +1094,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s34<'p, H: Host<'p, P>, const L: usize>(
@@ -1096,7 +1104,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s35<'p, H: Host<'p, P>, const L: usize>(
@@ -1106,7 +1114,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s36<'p, H: Host<'p, P>, const L: usize>(
@@ -1140,6 +1148,46 @@ mod p0 {
     }
     #[inline]
     fn s39<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+    #[inline]
+    fn s40<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+    #[inline]
+    fn s41<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+    #[inline]
+    fn s42<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 3, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+    #[inline]
+    fn s43<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
@@ -1209,7 +1257,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
@@ -1227,7 +1275,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
@@ -1326,7 +1374,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i20<'p, H: Host<'p, P>, const L: usize>(
@@ -1344,7 +1392,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i22<'p, H: Host<'p, P>, const L: usize>(
@@ -1470,7 +1518,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s6(e, pos, v, ALL, cand).is_empty()
+        s8(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(
@@ -1479,7 +1527,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> bool {
-        !s9(e, pos, v, ALL, cand).is_empty()
+        !s11(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(
@@ -1533,7 +1581,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s18(e, pos, v, ALL, cand).is_empty()
+        s22(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
     fn b12<'p, H: Host<'p, P>, const L: usize>(
@@ -1542,7 +1590,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> bool {
-        !s21(e, pos, v, ALL, cand).is_empty()
+        !s25(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
     fn b13<'p, H: Host<'p, P>, const L: usize>(
@@ -1570,7 +1618,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(0u16);
-        let s = s24(e, pos, v, ALL, cand);
+        let s = s28(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1581,7 +1629,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(1u16);
-        let s = s25(e, pos, v, ALL, cand);
+        let s = s29(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1601,7 +1649,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(2u16);
-        let s = s26(e, pos, v, ALL, cand);
+        let s = s30(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1621,7 +1669,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(3u16);
-        let s = s27(e, pos, v, ALL, cand);
+        let s = s31(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1641,7 +1689,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(0u16);
-        let s = s28(e, pos, v, ALL, cand);
+        let s = s32(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1661,7 +1709,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(4u16);
-        let s = s29(e, pos, v, ALL, cand);
+        let s = s33(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1681,7 +1729,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(8u16);
-        let s = s30(e, pos, v, ALL, cand);
+        let s = s34(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1701,7 +1749,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(12u16);
-        let s = s31(e, pos, v, ALL, cand);
+        let s = s35(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1730,7 +1778,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(0u16);
-        let s = s32(e, pos, v, ALL, cand);
+        let s = s36(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1741,7 +1789,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(1u16);
-        let s = s33(e, pos, v, ALL, cand);
+        let s = s37(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1761,7 +1809,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(2u16);
-        let s = s34(e, pos, v, ALL, cand);
+        let s = s38(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1781,7 +1829,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(3u16);
-        let s = s35(e, pos, v, ALL, cand);
+        let s = s39(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1801,7 +1849,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(0u16);
-        let s = s36(e, pos, v, ALL, cand);
+        let s = s40(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1821,7 +1869,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(4u16);
-        let s = s37(e, pos, v, ALL, cand);
+        let s = s41(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1841,7 +1889,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(8u16);
-        let s = s38(e, pos, v, ALL, cand);
+        let s = s42(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1861,7 +1909,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(12u16);
-        let s = s39(e, pos, v, ALL, cand);
+        let s = s43(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1883,8 +1931,4586 @@ mod p0 {
         compare(CmpOp::Eq, i29(e, pos, v, cand), i30(e, pos, v, cand))
     }
 }
-/// Blots
+/// Nested noughts (zones)
 mod p1 {
+    use super::*;
+    /// Cell sets: 2 word(s), room for 128 cells.
+    type S = CellBits<2>;
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<2, 0, 163, 4>;
+    const ALL: S = S::from_words([0xffffffffffffffff, 0x1ffff]);
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<2, 0, 163, 1>;
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [pos.locals[0]],
+        }
+    }
+    /// Pattern `row`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 3]; 81] = [
+        [
+            S::from_words([0x40201, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80402, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100804, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x201008, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x402010, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x804020, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1008040, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2010080, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4020100, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40201, 0x0]),
+            S::from_words([0x8040200, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80402, 0x0]),
+            S::from_words([0x10080400, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100804, 0x0]),
+            S::from_words([0x20100800, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x201008, 0x0]),
+            S::from_words([0x40201000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x402010, 0x0]),
+            S::from_words([0x80402000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x804020, 0x0]),
+            S::from_words([0x100804000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1008040, 0x0]),
+            S::from_words([0x201008000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2010080, 0x0]),
+            S::from_words([0x402010000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4020100, 0x0]),
+            S::from_words([0x804020000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40201, 0x0]),
+            S::from_words([0x8040200, 0x0]),
+            S::from_words([0x1008040000, 0x0]),
+        ],
+        [
+            S::from_words([0x80402, 0x0]),
+            S::from_words([0x10080400, 0x0]),
+            S::from_words([0x2010080000, 0x0]),
+        ],
+        [
+            S::from_words([0x100804, 0x0]),
+            S::from_words([0x20100800, 0x0]),
+            S::from_words([0x4020100000, 0x0]),
+        ],
+        [
+            S::from_words([0x201008, 0x0]),
+            S::from_words([0x40201000, 0x0]),
+            S::from_words([0x8040200000, 0x0]),
+        ],
+        [
+            S::from_words([0x402010, 0x0]),
+            S::from_words([0x80402000, 0x0]),
+            S::from_words([0x10080400000, 0x0]),
+        ],
+        [
+            S::from_words([0x804020, 0x0]),
+            S::from_words([0x100804000, 0x0]),
+            S::from_words([0x20100800000, 0x0]),
+        ],
+        [
+            S::from_words([0x1008040, 0x0]),
+            S::from_words([0x201008000, 0x0]),
+            S::from_words([0x40201000000, 0x0]),
+        ],
+        [
+            S::from_words([0x2010080, 0x0]),
+            S::from_words([0x402010000, 0x0]),
+            S::from_words([0x80402000000, 0x0]),
+        ],
+        [
+            S::from_words([0x4020100, 0x0]),
+            S::from_words([0x804020000, 0x0]),
+            S::from_words([0x100804000000, 0x0]),
+        ],
+        [
+            S::from_words([0x8040200, 0x0]),
+            S::from_words([0x1008040000, 0x0]),
+            S::from_words([0x201008000000, 0x0]),
+        ],
+        [
+            S::from_words([0x10080400, 0x0]),
+            S::from_words([0x2010080000, 0x0]),
+            S::from_words([0x402010000000, 0x0]),
+        ],
+        [
+            S::from_words([0x20100800, 0x0]),
+            S::from_words([0x4020100000, 0x0]),
+            S::from_words([0x804020000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40201000, 0x0]),
+            S::from_words([0x8040200000, 0x0]),
+            S::from_words([0x1008040000000, 0x0]),
+        ],
+        [
+            S::from_words([0x80402000, 0x0]),
+            S::from_words([0x10080400000, 0x0]),
+            S::from_words([0x2010080000000, 0x0]),
+        ],
+        [
+            S::from_words([0x100804000, 0x0]),
+            S::from_words([0x20100800000, 0x0]),
+            S::from_words([0x4020100000000, 0x0]),
+        ],
+        [
+            S::from_words([0x201008000, 0x0]),
+            S::from_words([0x40201000000, 0x0]),
+            S::from_words([0x8040200000000, 0x0]),
+        ],
+        [
+            S::from_words([0x402010000, 0x0]),
+            S::from_words([0x80402000000, 0x0]),
+            S::from_words([0x10080400000000, 0x0]),
+        ],
+        [
+            S::from_words([0x804020000, 0x0]),
+            S::from_words([0x100804000000, 0x0]),
+            S::from_words([0x20100800000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1008040000, 0x0]),
+            S::from_words([0x201008000000, 0x0]),
+            S::from_words([0x40201000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x2010080000, 0x0]),
+            S::from_words([0x402010000000, 0x0]),
+            S::from_words([0x80402000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x4020100000, 0x0]),
+            S::from_words([0x804020000000, 0x0]),
+            S::from_words([0x100804000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x8040200000, 0x0]),
+            S::from_words([0x1008040000000, 0x0]),
+            S::from_words([0x201008000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x10080400000, 0x0]),
+            S::from_words([0x2010080000000, 0x0]),
+            S::from_words([0x402010000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x20100800000, 0x0]),
+            S::from_words([0x4020100000000, 0x0]),
+            S::from_words([0x804020000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40201000000, 0x0]),
+            S::from_words([0x8040200000000, 0x0]),
+            S::from_words([0x1008040000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x80402000000, 0x0]),
+            S::from_words([0x10080400000000, 0x0]),
+            S::from_words([0x2010080000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x100804000000, 0x0]),
+            S::from_words([0x20100800000000, 0x0]),
+            S::from_words([0x4020100000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x201008000000, 0x0]),
+            S::from_words([0x40201000000000, 0x0]),
+            S::from_words([0x8040200000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x402010000000, 0x0]),
+            S::from_words([0x80402000000000, 0x0]),
+            S::from_words([0x80400000000000, 0x1]),
+        ],
+        [
+            S::from_words([0x804020000000, 0x0]),
+            S::from_words([0x100804000000000, 0x0]),
+            S::from_words([0x100800000000000, 0x2]),
+        ],
+        [
+            S::from_words([0x1008040000000, 0x0]),
+            S::from_words([0x201008000000000, 0x0]),
+            S::from_words([0x201000000000000, 0x4]),
+        ],
+        [
+            S::from_words([0x2010080000000, 0x0]),
+            S::from_words([0x402010000000000, 0x0]),
+            S::from_words([0x402000000000000, 0x8]),
+        ],
+        [
+            S::from_words([0x4020100000000, 0x0]),
+            S::from_words([0x804020000000000, 0x0]),
+            S::from_words([0x804000000000000, 0x10]),
+        ],
+        [
+            S::from_words([0x8040200000000, 0x0]),
+            S::from_words([0x1008040000000000, 0x0]),
+            S::from_words([0x1008000000000000, 0x20]),
+        ],
+        [
+            S::from_words([0x10080400000000, 0x0]),
+            S::from_words([0x2010080000000000, 0x0]),
+            S::from_words([0x2010000000000000, 0x40]),
+        ],
+        [
+            S::from_words([0x20100800000000, 0x0]),
+            S::from_words([0x4020100000000000, 0x0]),
+            S::from_words([0x4020000000000000, 0x80]),
+        ],
+        [
+            S::from_words([0x40201000000000, 0x0]),
+            S::from_words([0x8040200000000000, 0x0]),
+            S::from_words([0x8040000000000000, 0x100]),
+        ],
+        [
+            S::from_words([0x80402000000000, 0x0]),
+            S::from_words([0x80400000000000, 0x1]),
+            S::from_words([0x80000000000000, 0x201]),
+        ],
+        [
+            S::from_words([0x100804000000000, 0x0]),
+            S::from_words([0x100800000000000, 0x2]),
+            S::from_words([0x100000000000000, 0x402]),
+        ],
+        [
+            S::from_words([0x201008000000000, 0x0]),
+            S::from_words([0x201000000000000, 0x4]),
+            S::from_words([0x200000000000000, 0x804]),
+        ],
+        [
+            S::from_words([0x402010000000000, 0x0]),
+            S::from_words([0x402000000000000, 0x8]),
+            S::from_words([0x400000000000000, 0x1008]),
+        ],
+        [
+            S::from_words([0x804020000000000, 0x0]),
+            S::from_words([0x804000000000000, 0x10]),
+            S::from_words([0x800000000000000, 0x2010]),
+        ],
+        [
+            S::from_words([0x1008040000000000, 0x0]),
+            S::from_words([0x1008000000000000, 0x20]),
+            S::from_words([0x1000000000000000, 0x4020]),
+        ],
+        [
+            S::from_words([0x2010080000000000, 0x0]),
+            S::from_words([0x2010000000000000, 0x40]),
+            S::from_words([0x2000000000000000, 0x8040]),
+        ],
+        [
+            S::from_words([0x4020100000000000, 0x0]),
+            S::from_words([0x4020000000000000, 0x80]),
+            S::from_words([0x4000000000000000, 0x10080]),
+        ],
+        [
+            S::from_words([0x8040200000000000, 0x0]),
+            S::from_words([0x8040000000000000, 0x100]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80400000000000, 0x1]),
+            S::from_words([0x80000000000000, 0x201]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100800000000000, 0x2]),
+            S::from_words([0x100000000000000, 0x402]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x201000000000000, 0x4]),
+            S::from_words([0x200000000000000, 0x804]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x402000000000000, 0x8]),
+            S::from_words([0x400000000000000, 0x1008]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x804000000000000, 0x10]),
+            S::from_words([0x800000000000000, 0x2010]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1008000000000000, 0x20]),
+            S::from_words([0x1000000000000000, 0x4020]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2010000000000000, 0x40]),
+            S::from_words([0x2000000000000000, 0x8040]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4020000000000000, 0x80]),
+            S::from_words([0x4000000000000000, 0x10080]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8040000000000000, 0x100]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80000000000000, 0x201]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100000000000000, 0x402]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200000000000000, 0x804]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x400000000000000, 0x1008]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x800000000000000, 0x2010]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1000000000000000, 0x4020]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2000000000000000, 0x8040]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4000000000000000, 0x10080]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+    ];
+    /// Pattern `column`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 3]; 81] = [
+        [
+            S::from_words([0x7, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7, 0x0]),
+            S::from_words([0xe, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7, 0x0]),
+            S::from_words([0xe, 0x0]),
+            S::from_words([0x1c, 0x0]),
+        ],
+        [
+            S::from_words([0xe, 0x0]),
+            S::from_words([0x1c, 0x0]),
+            S::from_words([0x38, 0x0]),
+        ],
+        [
+            S::from_words([0x1c, 0x0]),
+            S::from_words([0x38, 0x0]),
+            S::from_words([0x70, 0x0]),
+        ],
+        [
+            S::from_words([0x38, 0x0]),
+            S::from_words([0x70, 0x0]),
+            S::from_words([0xe0, 0x0]),
+        ],
+        [
+            S::from_words([0x70, 0x0]),
+            S::from_words([0xe0, 0x0]),
+            S::from_words([0x1c0, 0x0]),
+        ],
+        [
+            S::from_words([0xe0, 0x0]),
+            S::from_words([0x1c0, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00, 0x0]),
+            S::from_words([0x1c00, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00, 0x0]),
+            S::from_words([0x1c00, 0x0]),
+            S::from_words([0x3800, 0x0]),
+        ],
+        [
+            S::from_words([0x1c00, 0x0]),
+            S::from_words([0x3800, 0x0]),
+            S::from_words([0x7000, 0x0]),
+        ],
+        [
+            S::from_words([0x3800, 0x0]),
+            S::from_words([0x7000, 0x0]),
+            S::from_words([0xe000, 0x0]),
+        ],
+        [
+            S::from_words([0x7000, 0x0]),
+            S::from_words([0xe000, 0x0]),
+            S::from_words([0x1c000, 0x0]),
+        ],
+        [
+            S::from_words([0xe000, 0x0]),
+            S::from_words([0x1c000, 0x0]),
+            S::from_words([0x38000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c000, 0x0]),
+            S::from_words([0x38000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x38000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000, 0x0]),
+            S::from_words([0x380000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000, 0x0]),
+            S::from_words([0x380000, 0x0]),
+            S::from_words([0x700000, 0x0]),
+        ],
+        [
+            S::from_words([0x380000, 0x0]),
+            S::from_words([0x700000, 0x0]),
+            S::from_words([0xe00000, 0x0]),
+        ],
+        [
+            S::from_words([0x700000, 0x0]),
+            S::from_words([0xe00000, 0x0]),
+            S::from_words([0x1c00000, 0x0]),
+        ],
+        [
+            S::from_words([0xe00000, 0x0]),
+            S::from_words([0x1c00000, 0x0]),
+            S::from_words([0x3800000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c00000, 0x0]),
+            S::from_words([0x3800000, 0x0]),
+            S::from_words([0x7000000, 0x0]),
+        ],
+        [
+            S::from_words([0x3800000, 0x0]),
+            S::from_words([0x7000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x38000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x38000000, 0x0]),
+            S::from_words([0x70000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x38000000, 0x0]),
+            S::from_words([0x70000000, 0x0]),
+            S::from_words([0xe0000000, 0x0]),
+        ],
+        [
+            S::from_words([0x70000000, 0x0]),
+            S::from_words([0xe0000000, 0x0]),
+            S::from_words([0x1c0000000, 0x0]),
+        ],
+        [
+            S::from_words([0xe0000000, 0x0]),
+            S::from_words([0x1c0000000, 0x0]),
+            S::from_words([0x380000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c0000000, 0x0]),
+            S::from_words([0x380000000, 0x0]),
+            S::from_words([0x700000000, 0x0]),
+        ],
+        [
+            S::from_words([0x380000000, 0x0]),
+            S::from_words([0x700000000, 0x0]),
+            S::from_words([0xe00000000, 0x0]),
+        ],
+        [
+            S::from_words([0x700000000, 0x0]),
+            S::from_words([0xe00000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7000000000, 0x0]),
+            S::from_words([0xe000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7000000000, 0x0]),
+            S::from_words([0xe000000000, 0x0]),
+            S::from_words([0x1c000000000, 0x0]),
+        ],
+        [
+            S::from_words([0xe000000000, 0x0]),
+            S::from_words([0x1c000000000, 0x0]),
+            S::from_words([0x38000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c000000000, 0x0]),
+            S::from_words([0x38000000000, 0x0]),
+            S::from_words([0x70000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x38000000000, 0x0]),
+            S::from_words([0x70000000000, 0x0]),
+            S::from_words([0xe0000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x70000000000, 0x0]),
+            S::from_words([0xe0000000000, 0x0]),
+            S::from_words([0x1c0000000000, 0x0]),
+        ],
+        [
+            S::from_words([0xe0000000000, 0x0]),
+            S::from_words([0x1c0000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00000000000, 0x0]),
+            S::from_words([0x1c00000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00000000000, 0x0]),
+            S::from_words([0x1c00000000000, 0x0]),
+            S::from_words([0x3800000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c00000000000, 0x0]),
+            S::from_words([0x3800000000000, 0x0]),
+            S::from_words([0x7000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x3800000000000, 0x0]),
+            S::from_words([0x7000000000000, 0x0]),
+            S::from_words([0xe000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x7000000000000, 0x0]),
+            S::from_words([0xe000000000000, 0x0]),
+            S::from_words([0x1c000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0xe000000000000, 0x0]),
+            S::from_words([0x1c000000000000, 0x0]),
+            S::from_words([0x38000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c000000000000, 0x0]),
+            S::from_words([0x38000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x38000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000000000000, 0x0]),
+            S::from_words([0x380000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000000000000, 0x0]),
+            S::from_words([0x380000000000000, 0x0]),
+            S::from_words([0x700000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x380000000000000, 0x0]),
+            S::from_words([0x700000000000000, 0x0]),
+            S::from_words([0xe00000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x700000000000000, 0x0]),
+            S::from_words([0xe00000000000000, 0x0]),
+            S::from_words([0x1c00000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0xe00000000000000, 0x0]),
+            S::from_words([0x1c00000000000000, 0x0]),
+            S::from_words([0x3800000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c00000000000000, 0x0]),
+            S::from_words([0x3800000000000000, 0x0]),
+            S::from_words([0x7000000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x3800000000000000, 0x0]),
+            S::from_words([0x7000000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7000000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8000000000000000, 0x3]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8000000000000000, 0x3]),
+            S::from_words([0x0, 0x7]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8000000000000000, 0x3]),
+            S::from_words([0x0, 0x7]),
+            S::from_words([0x0, 0xe]),
+        ],
+        [
+            S::from_words([0x0, 0x7]),
+            S::from_words([0x0, 0xe]),
+            S::from_words([0x0, 0x1c]),
+        ],
+        [
+            S::from_words([0x0, 0xe]),
+            S::from_words([0x0, 0x1c]),
+            S::from_words([0x0, 0x38]),
+        ],
+        [
+            S::from_words([0x0, 0x1c]),
+            S::from_words([0x0, 0x38]),
+            S::from_words([0x0, 0x70]),
+        ],
+        [
+            S::from_words([0x0, 0x38]),
+            S::from_words([0x0, 0x70]),
+            S::from_words([0x0, 0xe0]),
+        ],
+        [
+            S::from_words([0x0, 0x70]),
+            S::from_words([0x0, 0xe0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0xe0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x700]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x700]),
+            S::from_words([0x0, 0xe00]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x700]),
+            S::from_words([0x0, 0xe00]),
+            S::from_words([0x0, 0x1c00]),
+        ],
+        [
+            S::from_words([0x0, 0xe00]),
+            S::from_words([0x0, 0x1c00]),
+            S::from_words([0x0, 0x3800]),
+        ],
+        [
+            S::from_words([0x0, 0x1c00]),
+            S::from_words([0x0, 0x3800]),
+            S::from_words([0x0, 0x7000]),
+        ],
+        [
+            S::from_words([0x0, 0x3800]),
+            S::from_words([0x0, 0x7000]),
+            S::from_words([0x0, 0xe000]),
+        ],
+        [
+            S::from_words([0x0, 0x7000]),
+            S::from_words([0x0, 0xe000]),
+            S::from_words([0x0, 0x1c000]),
+        ],
+        [
+            S::from_words([0x0, 0xe000]),
+            S::from_words([0x0, 0x1c000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x1c000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+    ];
+    /// Pattern `diagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[S; 3]; 81] = [
+        [
+            S::from_words([0x100401, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200802, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x401004, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1004010, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2008020, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x20080200, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401, 0x0]),
+            S::from_words([0x40100400, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200802, 0x0]),
+            S::from_words([0x80200800, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x401004, 0x0]),
+            S::from_words([0x100401000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008, 0x0]),
+            S::from_words([0x200802000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1004010, 0x0]),
+            S::from_words([0x401004000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2008020, 0x0]),
+            S::from_words([0x802008000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x20080200, 0x0]),
+            S::from_words([0x8020080000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401, 0x0]),
+            S::from_words([0x40100400, 0x0]),
+            S::from_words([0x10040100000, 0x0]),
+        ],
+        [
+            S::from_words([0x200802, 0x0]),
+            S::from_words([0x80200800, 0x0]),
+            S::from_words([0x20080200000, 0x0]),
+        ],
+        [
+            S::from_words([0x401004, 0x0]),
+            S::from_words([0x100401000, 0x0]),
+            S::from_words([0x40100400000, 0x0]),
+        ],
+        [
+            S::from_words([0x802008, 0x0]),
+            S::from_words([0x200802000, 0x0]),
+            S::from_words([0x80200800000, 0x0]),
+        ],
+        [
+            S::from_words([0x1004010, 0x0]),
+            S::from_words([0x401004000, 0x0]),
+            S::from_words([0x100401000000, 0x0]),
+        ],
+        [
+            S::from_words([0x2008020, 0x0]),
+            S::from_words([0x802008000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040000, 0x0]),
+            S::from_words([0x1004010000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x20080200, 0x0]),
+            S::from_words([0x8020080000, 0x0]),
+            S::from_words([0x2008020000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40100400, 0x0]),
+            S::from_words([0x10040100000, 0x0]),
+            S::from_words([0x4010040000000, 0x0]),
+        ],
+        [
+            S::from_words([0x80200800, 0x0]),
+            S::from_words([0x20080200000, 0x0]),
+            S::from_words([0x8020080000000, 0x0]),
+        ],
+        [
+            S::from_words([0x100401000, 0x0]),
+            S::from_words([0x40100400000, 0x0]),
+            S::from_words([0x10040100000000, 0x0]),
+        ],
+        [
+            S::from_words([0x200802000, 0x0]),
+            S::from_words([0x80200800000, 0x0]),
+            S::from_words([0x20080200000000, 0x0]),
+        ],
+        [
+            S::from_words([0x401004000, 0x0]),
+            S::from_words([0x100401000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008000000, 0x0]),
+            S::from_words([0x200802000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040000, 0x0]),
+            S::from_words([0x1004010000000, 0x0]),
+            S::from_words([0x401004000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x8020080000, 0x0]),
+            S::from_words([0x2008020000000, 0x0]),
+            S::from_words([0x802008000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x10040100000, 0x0]),
+            S::from_words([0x4010040000000, 0x0]),
+            S::from_words([0x1004010000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x20080200000, 0x0]),
+            S::from_words([0x8020080000000, 0x0]),
+            S::from_words([0x2008020000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40100400000, 0x0]),
+            S::from_words([0x10040100000000, 0x0]),
+            S::from_words([0x4010040000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x80200800000, 0x0]),
+            S::from_words([0x20080200000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80200000000000, 0x2]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401000000000, 0x0]),
+            S::from_words([0x100400000000000, 0x4]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008000000, 0x0]),
+            S::from_words([0x200802000000000, 0x0]),
+            S::from_words([0x200800000000000, 0x8]),
+        ],
+        [
+            S::from_words([0x1004010000000, 0x0]),
+            S::from_words([0x401004000000000, 0x0]),
+            S::from_words([0x401000000000000, 0x10]),
+        ],
+        [
+            S::from_words([0x2008020000000, 0x0]),
+            S::from_words([0x802008000000000, 0x0]),
+            S::from_words([0x802000000000000, 0x20]),
+        ],
+        [
+            S::from_words([0x4010040000000, 0x0]),
+            S::from_words([0x1004010000000000, 0x0]),
+            S::from_words([0x1004000000000000, 0x40]),
+        ],
+        [
+            S::from_words([0x8020080000000, 0x0]),
+            S::from_words([0x2008020000000000, 0x0]),
+            S::from_words([0x2008000000000000, 0x80]),
+        ],
+        [
+            S::from_words([0x10040100000000, 0x0]),
+            S::from_words([0x4010040000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x20080200000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40000000000000, 0x401]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80200000000000, 0x2]),
+            S::from_words([0x80000000000000, 0x802]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401000000000, 0x0]),
+            S::from_words([0x100400000000000, 0x4]),
+            S::from_words([0x100000000000000, 0x1004]),
+        ],
+        [
+            S::from_words([0x200802000000000, 0x0]),
+            S::from_words([0x200800000000000, 0x8]),
+            S::from_words([0x200000000000000, 0x2008]),
+        ],
+        [
+            S::from_words([0x401004000000000, 0x0]),
+            S::from_words([0x401000000000000, 0x10]),
+            S::from_words([0x400000000000000, 0x4010]),
+        ],
+        [
+            S::from_words([0x802008000000000, 0x0]),
+            S::from_words([0x802000000000000, 0x20]),
+            S::from_words([0x800000000000000, 0x8020]),
+        ],
+        [
+            S::from_words([0x1004010000000000, 0x0]),
+            S::from_words([0x1004000000000000, 0x40]),
+            S::from_words([0x1000000000000000, 0x10040]),
+        ],
+        [
+            S::from_words([0x2008020000000000, 0x0]),
+            S::from_words([0x2008000000000000, 0x80]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40000000000000, 0x401]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80200000000000, 0x2]),
+            S::from_words([0x80000000000000, 0x802]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100400000000000, 0x4]),
+            S::from_words([0x100000000000000, 0x1004]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200800000000000, 0x8]),
+            S::from_words([0x200000000000000, 0x2008]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x401000000000000, 0x10]),
+            S::from_words([0x400000000000000, 0x4010]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802000000000000, 0x20]),
+            S::from_words([0x800000000000000, 0x8020]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1004000000000000, 0x40]),
+            S::from_words([0x1000000000000000, 0x10040]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2008000000000000, 0x80]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40000000000000, 0x401]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80000000000000, 0x802]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100000000000000, 0x1004]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200000000000000, 0x2008]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x400000000000000, 0x4010]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x800000000000000, 0x8020]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1000000000000000, 0x10040]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+    ];
+    /// Pattern `antidiagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW3: [[S; 3]; 81] = [
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40404, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80808, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x101010, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x202020, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x404040, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x808080, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1010100, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40404, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80808, 0x0]),
+            S::from_words([0x8080800, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x101010, 0x0]),
+            S::from_words([0x10101000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x202020, 0x0]),
+            S::from_words([0x20202000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x404040, 0x0]),
+            S::from_words([0x40404000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x808080, 0x0]),
+            S::from_words([0x80808000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1010100, 0x0]),
+            S::from_words([0x101010000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x202020000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40404, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80808, 0x0]),
+            S::from_words([0x8080800, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x101010, 0x0]),
+            S::from_words([0x10101000, 0x0]),
+            S::from_words([0x1010100000, 0x0]),
+        ],
+        [
+            S::from_words([0x202020, 0x0]),
+            S::from_words([0x20202000, 0x0]),
+            S::from_words([0x2020200000, 0x0]),
+        ],
+        [
+            S::from_words([0x404040, 0x0]),
+            S::from_words([0x40404000, 0x0]),
+            S::from_words([0x4040400000, 0x0]),
+        ],
+        [
+            S::from_words([0x808080, 0x0]),
+            S::from_words([0x80808000, 0x0]),
+            S::from_words([0x8080800000, 0x0]),
+        ],
+        [
+            S::from_words([0x1010100, 0x0]),
+            S::from_words([0x101010000, 0x0]),
+            S::from_words([0x10101000000, 0x0]),
+        ],
+        [
+            S::from_words([0x202020000, 0x0]),
+            S::from_words([0x20202000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40404000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8080800, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x10101000, 0x0]),
+            S::from_words([0x1010100000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x20202000, 0x0]),
+            S::from_words([0x2020200000, 0x0]),
+            S::from_words([0x202020000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40404000, 0x0]),
+            S::from_words([0x4040400000, 0x0]),
+            S::from_words([0x404040000000, 0x0]),
+        ],
+        [
+            S::from_words([0x80808000, 0x0]),
+            S::from_words([0x8080800000, 0x0]),
+            S::from_words([0x808080000000, 0x0]),
+        ],
+        [
+            S::from_words([0x101010000, 0x0]),
+            S::from_words([0x10101000000, 0x0]),
+            S::from_words([0x1010100000000, 0x0]),
+        ],
+        [
+            S::from_words([0x202020000, 0x0]),
+            S::from_words([0x20202000000, 0x0]),
+            S::from_words([0x2020200000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40404000000, 0x0]),
+            S::from_words([0x4040400000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8080800000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1010100000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2020200000, 0x0]),
+            S::from_words([0x202020000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4040400000, 0x0]),
+            S::from_words([0x404040000000, 0x0]),
+            S::from_words([0x40404000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x8080800000, 0x0]),
+            S::from_words([0x808080000000, 0x0]),
+            S::from_words([0x80808000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x10101000000, 0x0]),
+            S::from_words([0x1010100000000, 0x0]),
+            S::from_words([0x101010000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x20202000000, 0x0]),
+            S::from_words([0x2020200000000, 0x0]),
+            S::from_words([0x202020000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40404000000, 0x0]),
+            S::from_words([0x4040400000000, 0x0]),
+            S::from_words([0x404040000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x8080800000000, 0x0]),
+            S::from_words([0x808080000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1010100000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x202020000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x404040000000, 0x0]),
+            S::from_words([0x40404000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x808080000000, 0x0]),
+            S::from_words([0x80808000000000, 0x0]),
+            S::from_words([0x8080800000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1010100000000, 0x0]),
+            S::from_words([0x101010000000000, 0x0]),
+            S::from_words([0x101000000000000, 0x1]),
+        ],
+        [
+            S::from_words([0x2020200000000, 0x0]),
+            S::from_words([0x202020000000000, 0x0]),
+            S::from_words([0x202000000000000, 0x2]),
+        ],
+        [
+            S::from_words([0x4040400000000, 0x0]),
+            S::from_words([0x404040000000000, 0x0]),
+            S::from_words([0x404000000000000, 0x4]),
+        ],
+        [
+            S::from_words([0x8080800000000, 0x0]),
+            S::from_words([0x808080000000000, 0x0]),
+            S::from_words([0x808000000000000, 0x8]),
+        ],
+        [
+            S::from_words([0x1010100000000000, 0x0]),
+            S::from_words([0x1010000000000000, 0x10]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2020000000000000, 0x20]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40404000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80808000000000, 0x0]),
+            S::from_words([0x8080800000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x101010000000000, 0x0]),
+            S::from_words([0x101000000000000, 0x1]),
+            S::from_words([0x100000000000000, 0x101]),
+        ],
+        [
+            S::from_words([0x202020000000000, 0x0]),
+            S::from_words([0x202000000000000, 0x2]),
+            S::from_words([0x200000000000000, 0x202]),
+        ],
+        [
+            S::from_words([0x404040000000000, 0x0]),
+            S::from_words([0x404000000000000, 0x4]),
+            S::from_words([0x400000000000000, 0x404]),
+        ],
+        [
+            S::from_words([0x808080000000000, 0x0]),
+            S::from_words([0x808000000000000, 0x8]),
+            S::from_words([0x800000000000000, 0x808]),
+        ],
+        [
+            S::from_words([0x1010100000000000, 0x0]),
+            S::from_words([0x1010000000000000, 0x10]),
+            S::from_words([0x1000000000000000, 0x1010]),
+        ],
+        [
+            S::from_words([0x2020000000000000, 0x20]),
+            S::from_words([0x2000000000000000, 0x2020]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4000000000000000, 0x4040]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8080800000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x101000000000000, 0x1]),
+            S::from_words([0x100000000000000, 0x101]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x202000000000000, 0x2]),
+            S::from_words([0x200000000000000, 0x202]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x404000000000000, 0x4]),
+            S::from_words([0x400000000000000, 0x404]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x808000000000000, 0x8]),
+            S::from_words([0x800000000000000, 0x808]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1010000000000000, 0x10]),
+            S::from_words([0x1000000000000000, 0x1010]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2020000000000000, 0x20]),
+            S::from_words([0x2000000000000000, 0x2020]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4000000000000000, 0x4040]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100000000000000, 0x101]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200000000000000, 0x202]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x400000000000000, 0x404]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x800000000000000, 0x808]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1000000000000000, 0x1010]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2000000000000000, 0x2020]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4000000000000000, 0x4040]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+    ];
+    /// Pattern `big_row`: the instances holding each cell, padded with a set no position holds.
+    static PW4: [[S; 1]; 81] = [
+        [S::from_words([0x40000008000001, 0x0])],
+        [S::from_words([0x80000010000002, 0x0])],
+        [S::from_words([0x100000020000004, 0x0])],
+        [S::from_words([0x200000040000008, 0x0])],
+        [S::from_words([0x400000080000010, 0x0])],
+        [S::from_words([0x800000100000020, 0x0])],
+        [S::from_words([0x1000000200000040, 0x0])],
+        [S::from_words([0x2000000400000080, 0x0])],
+        [S::from_words([0x4000000800000100, 0x0])],
+        [S::from_words([0x8000001000000200, 0x0])],
+        [S::from_words([0x2000000400, 0x1])],
+        [S::from_words([0x4000000800, 0x2])],
+        [S::from_words([0x8000001000, 0x4])],
+        [S::from_words([0x10000002000, 0x8])],
+        [S::from_words([0x20000004000, 0x10])],
+        [S::from_words([0x40000008000, 0x20])],
+        [S::from_words([0x80000010000, 0x40])],
+        [S::from_words([0x100000020000, 0x80])],
+        [S::from_words([0x200000040000, 0x100])],
+        [S::from_words([0x400000080000, 0x200])],
+        [S::from_words([0x800000100000, 0x400])],
+        [S::from_words([0x1000000200000, 0x800])],
+        [S::from_words([0x2000000400000, 0x1000])],
+        [S::from_words([0x4000000800000, 0x2000])],
+        [S::from_words([0x8000001000000, 0x4000])],
+        [S::from_words([0x10000002000000, 0x8000])],
+        [S::from_words([0x20000004000000, 0x10000])],
+        [S::from_words([0x40000008000001, 0x0])],
+        [S::from_words([0x80000010000002, 0x0])],
+        [S::from_words([0x100000020000004, 0x0])],
+        [S::from_words([0x200000040000008, 0x0])],
+        [S::from_words([0x400000080000010, 0x0])],
+        [S::from_words([0x800000100000020, 0x0])],
+        [S::from_words([0x1000000200000040, 0x0])],
+        [S::from_words([0x2000000400000080, 0x0])],
+        [S::from_words([0x4000000800000100, 0x0])],
+        [S::from_words([0x8000001000000200, 0x0])],
+        [S::from_words([0x2000000400, 0x1])],
+        [S::from_words([0x4000000800, 0x2])],
+        [S::from_words([0x8000001000, 0x4])],
+        [S::from_words([0x10000002000, 0x8])],
+        [S::from_words([0x20000004000, 0x10])],
+        [S::from_words([0x40000008000, 0x20])],
+        [S::from_words([0x80000010000, 0x40])],
+        [S::from_words([0x100000020000, 0x80])],
+        [S::from_words([0x200000040000, 0x100])],
+        [S::from_words([0x400000080000, 0x200])],
+        [S::from_words([0x800000100000, 0x400])],
+        [S::from_words([0x1000000200000, 0x800])],
+        [S::from_words([0x2000000400000, 0x1000])],
+        [S::from_words([0x4000000800000, 0x2000])],
+        [S::from_words([0x8000001000000, 0x4000])],
+        [S::from_words([0x10000002000000, 0x8000])],
+        [S::from_words([0x20000004000000, 0x10000])],
+        [S::from_words([0x40000008000001, 0x0])],
+        [S::from_words([0x80000010000002, 0x0])],
+        [S::from_words([0x100000020000004, 0x0])],
+        [S::from_words([0x200000040000008, 0x0])],
+        [S::from_words([0x400000080000010, 0x0])],
+        [S::from_words([0x800000100000020, 0x0])],
+        [S::from_words([0x1000000200000040, 0x0])],
+        [S::from_words([0x2000000400000080, 0x0])],
+        [S::from_words([0x4000000800000100, 0x0])],
+        [S::from_words([0x8000001000000200, 0x0])],
+        [S::from_words([0x2000000400, 0x1])],
+        [S::from_words([0x4000000800, 0x2])],
+        [S::from_words([0x8000001000, 0x4])],
+        [S::from_words([0x10000002000, 0x8])],
+        [S::from_words([0x20000004000, 0x10])],
+        [S::from_words([0x40000008000, 0x20])],
+        [S::from_words([0x80000010000, 0x40])],
+        [S::from_words([0x100000020000, 0x80])],
+        [S::from_words([0x200000040000, 0x100])],
+        [S::from_words([0x400000080000, 0x200])],
+        [S::from_words([0x800000100000, 0x400])],
+        [S::from_words([0x1000000200000, 0x800])],
+        [S::from_words([0x2000000400000, 0x1000])],
+        [S::from_words([0x4000000800000, 0x2000])],
+        [S::from_words([0x8000001000000, 0x4000])],
+        [S::from_words([0x10000002000000, 0x8000])],
+        [S::from_words([0x20000004000000, 0x10000])],
+    ];
+    /// Pattern `big_column`: the instances holding each cell, padded with a set no position holds.
+    static PW5: [[S; 1]; 81] = [
+        [S::from_words([0x49, 0x0])],
+        [S::from_words([0x92, 0x0])],
+        [S::from_words([0x124, 0x0])],
+        [S::from_words([0x49, 0x0])],
+        [S::from_words([0x92, 0x0])],
+        [S::from_words([0x124, 0x0])],
+        [S::from_words([0x49, 0x0])],
+        [S::from_words([0x92, 0x0])],
+        [S::from_words([0x124, 0x0])],
+        [S::from_words([0x9200, 0x0])],
+        [S::from_words([0x12400, 0x0])],
+        [S::from_words([0x24800, 0x0])],
+        [S::from_words([0x9200, 0x0])],
+        [S::from_words([0x12400, 0x0])],
+        [S::from_words([0x24800, 0x0])],
+        [S::from_words([0x9200, 0x0])],
+        [S::from_words([0x12400, 0x0])],
+        [S::from_words([0x24800, 0x0])],
+        [S::from_words([0x1240000, 0x0])],
+        [S::from_words([0x2480000, 0x0])],
+        [S::from_words([0x4900000, 0x0])],
+        [S::from_words([0x1240000, 0x0])],
+        [S::from_words([0x2480000, 0x0])],
+        [S::from_words([0x4900000, 0x0])],
+        [S::from_words([0x1240000, 0x0])],
+        [S::from_words([0x2480000, 0x0])],
+        [S::from_words([0x4900000, 0x0])],
+        [S::from_words([0x248000000, 0x0])],
+        [S::from_words([0x490000000, 0x0])],
+        [S::from_words([0x920000000, 0x0])],
+        [S::from_words([0x248000000, 0x0])],
+        [S::from_words([0x490000000, 0x0])],
+        [S::from_words([0x920000000, 0x0])],
+        [S::from_words([0x248000000, 0x0])],
+        [S::from_words([0x490000000, 0x0])],
+        [S::from_words([0x920000000, 0x0])],
+        [S::from_words([0x49000000000, 0x0])],
+        [S::from_words([0x92000000000, 0x0])],
+        [S::from_words([0x124000000000, 0x0])],
+        [S::from_words([0x49000000000, 0x0])],
+        [S::from_words([0x92000000000, 0x0])],
+        [S::from_words([0x124000000000, 0x0])],
+        [S::from_words([0x49000000000, 0x0])],
+        [S::from_words([0x92000000000, 0x0])],
+        [S::from_words([0x124000000000, 0x0])],
+        [S::from_words([0x9200000000000, 0x0])],
+        [S::from_words([0x12400000000000, 0x0])],
+        [S::from_words([0x24800000000000, 0x0])],
+        [S::from_words([0x9200000000000, 0x0])],
+        [S::from_words([0x12400000000000, 0x0])],
+        [S::from_words([0x24800000000000, 0x0])],
+        [S::from_words([0x9200000000000, 0x0])],
+        [S::from_words([0x12400000000000, 0x0])],
+        [S::from_words([0x24800000000000, 0x0])],
+        [S::from_words([0x1240000000000000, 0x0])],
+        [S::from_words([0x2480000000000000, 0x0])],
+        [S::from_words([0x4900000000000000, 0x0])],
+        [S::from_words([0x1240000000000000, 0x0])],
+        [S::from_words([0x2480000000000000, 0x0])],
+        [S::from_words([0x4900000000000000, 0x0])],
+        [S::from_words([0x1240000000000000, 0x0])],
+        [S::from_words([0x2480000000000000, 0x0])],
+        [S::from_words([0x4900000000000000, 0x0])],
+        [S::from_words([0x8000000000000000, 0x24])],
+        [S::from_words([0x0, 0x49])],
+        [S::from_words([0x0, 0x92])],
+        [S::from_words([0x8000000000000000, 0x24])],
+        [S::from_words([0x0, 0x49])],
+        [S::from_words([0x0, 0x92])],
+        [S::from_words([0x8000000000000000, 0x24])],
+        [S::from_words([0x0, 0x49])],
+        [S::from_words([0x0, 0x92])],
+        [S::from_words([0x0, 0x4900])],
+        [S::from_words([0x0, 0x9200])],
+        [S::from_words([0x0, 0x12400])],
+        [S::from_words([0x0, 0x4900])],
+        [S::from_words([0x0, 0x9200])],
+        [S::from_words([0x0, 0x12400])],
+        [S::from_words([0x0, 0x4900])],
+        [S::from_words([0x0, 0x9200])],
+        [S::from_words([0x0, 0x12400])],
+    ];
+    /// Pattern `big_diagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW6: [[S; 1]; 81] = [
+        [S::from_words([0x1000000040000001, 0x0])],
+        [S::from_words([0x2000000080000002, 0x0])],
+        [S::from_words([0x4000000100000004, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000000200, 0x20])],
+        [S::from_words([0x10000000400, 0x40])],
+        [S::from_words([0x20000000800, 0x80])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000000040000, 0x4000])],
+        [S::from_words([0x2000000080000, 0x8000])],
+        [S::from_words([0x4000000100000, 0x10000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000000040000001, 0x0])],
+        [S::from_words([0x2000000080000002, 0x0])],
+        [S::from_words([0x4000000100000004, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000000200, 0x20])],
+        [S::from_words([0x10000000400, 0x40])],
+        [S::from_words([0x20000000800, 0x80])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000000040000, 0x4000])],
+        [S::from_words([0x2000000080000, 0x8000])],
+        [S::from_words([0x4000000100000, 0x10000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000000040000001, 0x0])],
+        [S::from_words([0x2000000080000002, 0x0])],
+        [S::from_words([0x4000000100000004, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000000200, 0x20])],
+        [S::from_words([0x10000000400, 0x40])],
+        [S::from_words([0x20000000800, 0x80])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000000040000, 0x4000])],
+        [S::from_words([0x2000000080000, 0x8000])],
+        [S::from_words([0x4000000100000, 0x10000])],
+    ];
+    /// Pattern `big_antidiagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW7: [[S; 1]; 81] = [
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x40000040000040, 0x0])],
+        [S::from_words([0x80000080000080, 0x0])],
+        [S::from_words([0x100000100000100, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000008000008000, 0x0])],
+        [S::from_words([0x10000010000, 0x1])],
+        [S::from_words([0x20000020000, 0x2])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000001000000, 0x100])],
+        [S::from_words([0x2000002000000, 0x200])],
+        [S::from_words([0x4000004000000, 0x400])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x40000040000040, 0x0])],
+        [S::from_words([0x80000080000080, 0x0])],
+        [S::from_words([0x100000100000100, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000008000008000, 0x0])],
+        [S::from_words([0x10000010000, 0x1])],
+        [S::from_words([0x20000020000, 0x2])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000001000000, 0x100])],
+        [S::from_words([0x2000002000000, 0x200])],
+        [S::from_words([0x4000004000000, 0x400])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x40000040000040, 0x0])],
+        [S::from_words([0x80000080000080, 0x0])],
+        [S::from_words([0x100000100000100, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000008000008000, 0x0])],
+        [S::from_words([0x10000010000, 0x1])],
+        [S::from_words([0x20000020000, 0x2])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000001000000, 0x100])],
+        [S::from_words([0x2000002000000, 0x200])],
+        [S::from_words([0x4000004000000, 0x400])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+    ];
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 81] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+        6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+    ];
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 81] = [
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+    ];
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = PW::of(e);
+        walk(e, pos, g)
+    }
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], &pos, m, g)
+    }
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        pos.locals[0] = s0(e, &pos, &v, ALL, 0);
+        at1(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if b0(e, &pos, &v, 0) {
+            at2(e, v, &pos, m, g);
+        } else {
+            at4(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        pos.locals[0] = s3(e, &pos, &v, ALL, 0);
+        at27(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if b1(e, &pos, &v, 0) {
+            at5(e, v, &pos, m, g);
+        } else {
+            at7(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        pos.locals[0] = s6(e, &pos, &v, ALL, 0);
+        at27(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if b2(e, &pos, &v, 0) {
+            at8(e, v, &pos, m, g);
+        } else {
+            at10(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        pos.locals[0] = s9(e, &pos, &v, ALL, 0);
+        at27(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at10<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if b3(e, &pos, &v, 0) {
+            at11(e, v, &pos, m, g);
+        } else {
+            at13(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at11<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        pos.locals[0] = s12(e, &pos, &v, ALL, 0);
+        at27(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at13<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if b4(e, &pos, &v, 0) {
+            at14(e, v, &pos, m, g);
+        } else {
+            at16(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at14<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        pos.locals[0] = s15(e, &pos, &v, ALL, 0);
+        at27(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at16<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if b5(e, &pos, &v, 0) {
+            at17(e, v, &pos, m, g);
+        } else {
+            at19(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at17<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        pos.locals[0] = s18(e, &pos, &v, ALL, 0);
+        at27(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at19<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if b6(e, &pos, &v, 0) {
+            at20(e, v, &pos, m, g);
+        } else {
+            at22(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at20<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        pos.locals[0] = s21(e, &pos, &v, ALL, 0);
+        at27(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at22<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if b7(e, &pos, &v, 0) {
+            at23(e, v, &pos, m, g);
+        } else {
+            at25(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at23<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        pos.locals[0] = s24(e, &pos, &v, ALL, 0);
+        at27(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at25<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        if b8(e, &pos, &v, 0) {
+            at26(e, v, &pos, m, g);
+        } else {
+            at27(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at26<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let mut pos = *pos;
+        pos.locals[0] = s27(e, &pos, &v, ALL, 0);
+        at27(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at27<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let set = s29(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_short_with_at::<0>(m, c as u8);
+        }
+    }
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        let pos = &mut pos;
+        ap0(e, [0; 16], pos, r)
+    }
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+    impl FastTurn for Turn {
+        type P = P;
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = walk_pos(&e.pos);
+            walk(e, pos, g);
+        }
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s0(e, &pos, &v, ALL, 0);
+        ap1(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b0(e, &pos, &v, 0) {
+            ap2(e, v, pos, r);
+        } else {
+            ap4(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s3(e, &pos, &v, ALL, 0);
+        ap27(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b1(e, &pos, &v, 0) {
+            ap5(e, v, pos, r);
+        } else {
+            ap7(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s6(e, &pos, &v, ALL, 0);
+        ap27(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b2(e, &pos, &v, 0) {
+            ap8(e, v, pos, r);
+        } else {
+            ap10(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s9(e, &pos, &v, ALL, 0);
+        ap27(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b3(e, &pos, &v, 0) {
+            ap11(e, v, pos, r);
+        } else {
+            ap13(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s12(e, &pos, &v, ALL, 0);
+        ap27(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b4(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
+        } else {
+            ap16(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s15(e, &pos, &v, ALL, 0);
+        ap27(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b5(e, &pos, &v, 0) {
+            ap17(e, v, pos, r);
+        } else {
+            ap19(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s18(e, &pos, &v, ALL, 0);
+        ap27(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b6(e, &pos, &v, 0) {
+            ap20(e, v, pos, r);
+        } else {
+            ap22(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s21(e, &pos, &v, ALL, 0);
+        ap27(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b7(e, &pos, &v, 0) {
+            ap23(e, v, pos, r);
+        } else {
+            ap25(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s24(e, &pos, &v, ALL, 0);
+        ap27(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b8(e, &pos, &v, 0) {
+            ap26(e, v, pos, r);
+        } else {
+            ap27(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s27(e, &pos, &v, ALL, 0);
+        ap27(e, v, pos, r);
+    }
+    #[inline]
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap28(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap30(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s30(e, &pos, &v, ALL, 0);
+        ap31(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b10(e, &pos, &v, 0) {
+            ap32(e, v, pos, r);
+        } else {
+            ap34(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s32(e, &pos, &v, ALL, 0);
+        ap57(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b11(e, &pos, &v, 0) {
+            ap35(e, v, pos, r);
+        } else {
+            ap37(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s34(e, &pos, &v, ALL, 0);
+        ap57(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b12(e, &pos, &v, 0) {
+            ap38(e, v, pos, r);
+        } else {
+            ap40(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s36(e, &pos, &v, ALL, 0);
+        ap57(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b13(e, &pos, &v, 0) {
+            ap41(e, v, pos, r);
+        } else {
+            ap43(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s38(e, &pos, &v, ALL, 0);
+        ap57(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b14(e, &pos, &v, 0) {
+            ap44(e, v, pos, r);
+        } else {
+            ap46(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s40(e, &pos, &v, ALL, 0);
+        ap57(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b15(e, &pos, &v, 0) {
+            ap47(e, v, pos, r);
+        } else {
+            ap49(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s42(e, &pos, &v, ALL, 0);
+        ap57(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b16(e, &pos, &v, 0) {
+            ap50(e, v, pos, r);
+        } else {
+            ap52(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s44(e, &pos, &v, ALL, 0);
+        ap57(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b17(e, &pos, &v, 0) {
+            ap53(e, v, pos, r);
+        } else {
+            ap55(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s46(e, &pos, &v, ALL, 0);
+        ap57(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b18(e, &pos, &v, 0) {
+            ap56(e, v, pos, r);
+        } else {
+            ap57(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s48(e, &pos, &v, ALL, 0);
+        ap57(e, v, pos, r);
+    }
+    #[inline]
+    fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[2] = s51(e, &pos, &v, ALL, 0);
+        ap58(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b25(e, &pos, &v, 0) {
+            ap59(e, v, pos, r);
+        } else {
+            ap65(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let value = i22(e, &pos, &v, 0);
+        for c in s56(e, &pos, &v, ALL, 0).iter() {
+            let slot = 82usize + c;
+            let old = pos.counters[slot];
+            let new = AssignKind::Set.apply(old, value);
+            e.rt_set_counter(slot, new);
+            pos.counters[slot] = new;
+        }
+        ap60(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let value = i23(e, &pos, &v, 0);
+        for c in s57(e, &pos, &v, ALL, 0).iter() {
+            let slot = 1usize + c;
+            let old = pos.counters[slot];
+            let new = AssignKind::Set.apply(old, value);
+            e.rt_set_counter(slot, new);
+            pos.counters[slot] = new;
+        }
+        ap61(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[3] = s59(e, &pos, &v, ALL, 0);
+        ap62(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b34(e, &pos, &v, 0) {
+            ap63(e, v, pos, r);
+        } else {
+            ap67(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_finish(ops::finish(true, e.rt_mover()));
+        e.rt_end(&pos);
+    }
+    #[inline(always)]
+    fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b35(e, &pos, &v, 0) {
+            ap66(e, v, pos, r);
+        } else {
+            ap67(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let value = i28(e, &pos, &v, 0);
+        for c in s67(e, &pos, &v, ALL, 0).iter() {
+            let slot = 1usize + c;
+            let old = pos.counters[slot];
+            let new = AssignKind::Set.apply(old, value);
+            e.rt_set_counter(slot, new);
+            pos.counters[slot] = new;
+        }
+        ap67(e, v, pos, r);
+    }
+    #[inline]
+    fn ap67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i37(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap68(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap68<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s68(e, &pos, &v, ALL, 0);
+        ap69(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b36(e, &pos, &v, 0) {
+            ap70(e, v, pos, r);
+        } else {
+            ap72(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap70<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s69(e, &pos, &v, ALL, 0);
+        ap95(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap72<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b37(e, &pos, &v, 0) {
+            ap73(e, v, pos, r);
+        } else {
+            ap75(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap73<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s70(e, &pos, &v, ALL, 0);
+        ap95(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b38(e, &pos, &v, 0) {
+            ap76(e, v, pos, r);
+        } else {
+            ap78(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap76<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s71(e, &pos, &v, ALL, 0);
+        ap95(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b39(e, &pos, &v, 0) {
+            ap79(e, v, pos, r);
+        } else {
+            ap81(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s72(e, &pos, &v, ALL, 0);
+        ap95(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap81<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b40(e, &pos, &v, 0) {
+            ap82(e, v, pos, r);
+        } else {
+            ap84(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap82<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s73(e, &pos, &v, ALL, 0);
+        ap95(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b41(e, &pos, &v, 0) {
+            ap85(e, v, pos, r);
+        } else {
+            ap87(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap85<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s74(e, &pos, &v, ALL, 0);
+        ap95(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap87<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b42(e, &pos, &v, 0) {
+            ap88(e, v, pos, r);
+        } else {
+            ap90(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap88<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s75(e, &pos, &v, ALL, 0);
+        ap95(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap90<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b43(e, &pos, &v, 0) {
+            ap91(e, v, pos, r);
+        } else {
+            ap93(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap91<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s76(e, &pos, &v, ALL, 0);
+        ap95(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap93<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b44(e, &pos, &v, 0) {
+            ap94(e, v, pos, r);
+        } else {
+            ap95(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap94<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s77(e, &pos, &v, ALL, 0);
+        ap95(e, v, pos, r);
+    }
+    #[inline]
+    fn ap95<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b46(e, &pos, &v, 0) {
+            ap96(e, v, pos, r);
+        } else {
+            ap97(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap96<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i60(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap97(e, v, pos, r);
+    }
+    #[inline]
+    fn ap97<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn s0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1c0e07, 0x0]) & d
+    }
+    #[inline]
+    fn s3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s1(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe07038000000, 0x0]) & d
+    }
+    #[inline]
+    fn s6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s4(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x81c0000000000000, 0x703]) & d
+    }
+    #[inline]
+    fn s9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s7(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe07038, 0x0]) & d
+    }
+    #[inline]
+    fn s12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s10(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s13<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s14<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x70381c0000000, 0x0]) & d
+    }
+    #[inline]
+    fn s15<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s13(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe00000000000000, 0x381c]) & d
+    }
+    #[inline]
+    fn s18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s16(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x70381c0, 0x0]) & d
+    }
+    #[inline]
+    fn s21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s19(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s20(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s22<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s23<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x381c0e00000000, 0x0]) & d
+    }
+    #[inline]
+    fn s24<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s22(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s23(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s25<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s26<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x7000000000000000, 0x1c0e0]) & d
+    }
+    #[inline]
+    fn s27<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s25(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s28<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[0] & d
+    }
+    #[inline]
+    fn s29<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s28(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b9(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+    #[inline]
+    fn s30<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1c0e07, 0x0]) & d
+    }
+    #[inline]
+    fn s31<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1c0e07, 0x0]) & d
+    }
+    #[inline]
+    fn s32<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1c0e07, 0x0]) & d
+    }
+    #[inline]
+    fn s33<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe07038000000, 0x0]) & d
+    }
+    #[inline]
+    fn s34<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe07038000000, 0x0]) & d
+    }
+    #[inline]
+    fn s35<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x81c0000000000000, 0x703]) & d
+    }
+    #[inline]
+    fn s36<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x81c0000000000000, 0x703]) & d
+    }
+    #[inline]
+    fn s37<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe07038, 0x0]) & d
+    }
+    #[inline]
+    fn s38<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe07038, 0x0]) & d
+    }
+    #[inline]
+    fn s39<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x70381c0000000, 0x0]) & d
+    }
+    #[inline]
+    fn s40<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x70381c0000000, 0x0]) & d
+    }
+    #[inline]
+    fn s41<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe00000000000000, 0x381c]) & d
+    }
+    #[inline]
+    fn s42<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe00000000000000, 0x381c]) & d
+    }
+    #[inline]
+    fn s43<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x70381c0, 0x0]) & d
+    }
+    #[inline]
+    fn s44<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x70381c0, 0x0]) & d
+    }
+    #[inline]
+    fn s45<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x381c0e00000000, 0x0]) & d
+    }
+    #[inline]
+    fn s46<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x381c0e00000000, 0x0]) & d
+    }
+    #[inline]
+    fn s47<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x7000000000000000, 0x1c0e0]) & d
+    }
+    #[inline]
+    fn s48<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x7000000000000000, 0x1c0e0]) & d
+    }
+    #[inline]
+    fn s49<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+    #[inline]
+    fn s50<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[1] & d
+    }
+    #[inline]
+    fn s51<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s49(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s50(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s52<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[2] & d
+    }
+    #[inline]
+    fn s53<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[2] & d
+    }
+    #[inline]
+    fn s54<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[2] & d
+    }
+    #[inline]
+    fn s55<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[2] & d
+    }
+    #[inline]
+    fn s56<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[1] & d
+    }
+    #[inline]
+    fn s57<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[1] & d
+    }
+    #[inline]
+    fn s58<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xffffffffffffffff, 0x1ffff]) & d
+    }
+    #[inline]
+    fn s59<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s58(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b27(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+    #[inline]
+    fn s60<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[3] & d
+    }
+    #[inline]
+    fn s61<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[3] & d
+    }
+    #[inline]
+    fn s62<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[3] & d
+    }
+    #[inline]
+    fn s63<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[3] & d
+    }
+    #[inline]
+    fn s64<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[1] & d
+    }
+    #[inline]
+    fn s65<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s66<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s64(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s65(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s67<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[1] & d
+    }
+    #[inline]
+    fn s68<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1c0e07, 0x0]) & d
+    }
+    #[inline]
+    fn s69<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1c0e07, 0x0]) & d
+    }
+    #[inline]
+    fn s70<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe07038000000, 0x0]) & d
+    }
+    #[inline]
+    fn s71<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x81c0000000000000, 0x703]) & d
+    }
+    #[inline]
+    fn s72<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe07038, 0x0]) & d
+    }
+    #[inline]
+    fn s73<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x70381c0000000, 0x0]) & d
+    }
+    #[inline]
+    fn s74<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xe00000000000000, 0x381c]) & d
+    }
+    #[inline]
+    fn s75<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x70381c0, 0x0]) & d
+    }
+    #[inline]
+    fn s76<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x381c0e00000000, 0x0]) & d
+    }
+    #[inline]
+    fn s77<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x7000000000000000, 0x1c0e0]) & d
+    }
+    #[inline]
+    fn s78<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[0] & d
+    }
+    #[inline]
+    fn s79<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s78(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b45(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+    #[inline]
+    fn i0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        4
+    }
+    #[inline]
+    fn i10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        5
+    }
+    #[inline]
+    fn i12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i13<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        6
+    }
+    #[inline]
+    fn i14<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i15<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        7
+    }
+    #[inline]
+    fn i16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        8
+    }
+    #[inline]
+    fn i18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[1usize + usize::from(cand)]
+    }
+    #[inline]
+    fn i19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i22<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        if b26(e, pos, v, cand) { i20(e, pos, v, cand) } else { i21(e, pos, v, cand) }
+    }
+    #[inline]
+    fn i23<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i24<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[82usize + usize::from(cand)]
+    }
+    #[inline]
+    fn i25<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[82usize + usize::from(v[0])]
+    }
+    #[inline]
+    fn i26<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s66(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i27<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i28<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i29<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i30<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i31<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i32<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Rem, i30(e, pos, v, cand), i31(e, pos, v, cand))
+    }
+    #[inline]
+    fn i33<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Mul, i29(e, pos, v, cand), i32(e, pos, v, cand))
+    }
+    #[inline]
+    fn i34<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i35<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i36<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Rem, i34(e, pos, v, cand), i35(e, pos, v, cand))
+    }
+    #[inline]
+    fn i37<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i33(e, pos, v, cand), i36(e, pos, v, cand))
+    }
+    #[inline]
+    fn i38<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i39<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i40<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i41<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i42<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i43<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i44<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i45<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i46<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i47<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        4
+    }
+    #[inline]
+    fn i48<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i49<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        5
+    }
+    #[inline]
+    fn i50<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i51<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        6
+    }
+    #[inline]
+    fn i52<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i53<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        7
+    }
+    #[inline]
+    fn i54<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i55<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        8
+    }
+    #[inline]
+    fn i56<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[1usize + usize::from(cand)]
+    }
+    #[inline]
+    fn i57<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i58<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s79(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i59<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i60<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -1
+    }
+    #[inline]
+    fn b0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+    #[inline]
+    fn b1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+    #[inline]
+    fn b2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+    #[inline]
+    fn b3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+    #[inline]
+    fn b4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+    #[inline]
+    fn b5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+    #[inline]
+    fn b6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+    #[inline]
+    fn b7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+    #[inline]
+    fn b8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+    #[inline]
+    fn b9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
+    }
+    #[inline]
+    fn b10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s31(e, pos, v, one, cand).is_empty()
+    }
+    #[inline]
+    fn b11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s33(e, pos, v, one, cand).is_empty()
+    }
+    #[inline]
+    fn b12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s35(e, pos, v, one, cand).is_empty()
+    }
+    #[inline]
+    fn b13<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s37(e, pos, v, one, cand).is_empty()
+    }
+    #[inline]
+    fn b14<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s39(e, pos, v, one, cand).is_empty()
+    }
+    #[inline]
+    fn b15<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s41(e, pos, v, one, cand).is_empty()
+    }
+    #[inline]
+    fn b16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s43(e, pos, v, one, cand).is_empty()
+    }
+    #[inline]
+    fn b17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s45(e, pos, v, one, cand).is_empty()
+    }
+    #[inline]
+    fn b18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s47(e, pos, v, one, cand).is_empty()
+    }
+    #[inline]
+    fn b19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s52(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s53(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b19(e, pos, v, cand) || b20(e, pos, v, cand)
+    }
+    #[inline]
+    fn b22<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s54(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b23<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b21(e, pos, v, cand) || b22(e, pos, v, cand)
+    }
+    #[inline]
+    fn b24<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s55(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b25<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b23(e, pos, v, cand) || b24(e, pos, v, cand)
+    }
+    #[inline]
+    fn b26<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+    #[inline]
+    fn b27<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i24(e, pos, v, cand), i25(e, pos, v, cand))
+    }
+    #[inline]
+    fn b28<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s60(e, pos, v, ALL, cand);
+        PW4.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b29<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s61(e, pos, v, ALL, cand);
+        PW5.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b30<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b28(e, pos, v, cand) || b29(e, pos, v, cand)
+    }
+    #[inline]
+    fn b31<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s62(e, pos, v, ALL, cand);
+        PW6.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b32<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b30(e, pos, v, cand) || b31(e, pos, v, cand)
+    }
+    #[inline]
+    fn b33<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s63(e, pos, v, ALL, cand);
+        PW7.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b34<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b32(e, pos, v, cand) || b33(e, pos, v, cand)
+    }
+    #[inline]
+    fn b35<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        s66(e, pos, v, ALL, cand).is_empty()
+    }
+    #[inline]
+    fn b36<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i38(e, pos, v, cand), i39(e, pos, v, cand))
+    }
+    #[inline]
+    fn b37<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i40(e, pos, v, cand), i41(e, pos, v, cand))
+    }
+    #[inline]
+    fn b38<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i42(e, pos, v, cand), i43(e, pos, v, cand))
+    }
+    #[inline]
+    fn b39<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i44(e, pos, v, cand), i45(e, pos, v, cand))
+    }
+    #[inline]
+    fn b40<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i46(e, pos, v, cand), i47(e, pos, v, cand))
+    }
+    #[inline]
+    fn b41<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i48(e, pos, v, cand), i49(e, pos, v, cand))
+    }
+    #[inline]
+    fn b42<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i50(e, pos, v, cand), i51(e, pos, v, cand))
+    }
+    #[inline]
+    fn b43<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i52(e, pos, v, cand), i53(e, pos, v, cand))
+    }
+    #[inline]
+    fn b44<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i54(e, pos, v, cand), i55(e, pos, v, cand))
+    }
+    #[inline]
+    fn b45<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i56(e, pos, v, cand), i57(e, pos, v, cand))
+    }
+    #[inline]
+    fn b46<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 163, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        s79(e, pos, v, ALL, cand).is_empty()
+    }
+}
+/// Blots
+mod p2 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -2800,7 +7426,7 @@ mod p1 {
     }
 }
 /// Capture Lines
-mod p2 {
+mod p3 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -3455,7 +8081,7 @@ mod p2 {
     }
 }
 /// Capture Go
-mod p3 {
+mod p4 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -4022,7 +8648,7 @@ mod p3 {
     }
 }
 /// Clock Lift
-mod p4 {
+mod p5 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -4714,7 +9340,7 @@ mod p4 {
     }
 }
 /// Custodian
-mod p5 {
+mod p6 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -5470,7 +10096,7 @@ mod p5 {
     ];
 }
 /// Drop First
-mod p6 {
+mod p7 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -5740,7 +10366,7 @@ mod p6 {
     }
 }
 /// Flankfive
-mod p7 {
+mod p8 {
     use super::*;
     /// Cell sets: 4 word(s), room for 256 cells.
     type S = CellBits<4>;
@@ -8927,7 +13553,7 @@ mod p7 {
     }
 }
 /// Gather
-mod p8 {
+mod p9 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -9228,7 +13854,7 @@ mod p8 {
     }
 }
 /// Heaps
-mod p9 {
+mod p10 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -9865,7 +14491,7 @@ mod p9 {
     }
 }
 /// Hill
-mod p10 {
+mod p11 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -10721,7 +15347,7 @@ mod p10 {
     }
 }
 /// Lift
-mod p11 {
+mod p12 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -11161,7 +15787,7 @@ mod p11 {
     }
 }
 /// Mirror
-mod p12 {
+mod p13 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -11387,8 +16013,3386 @@ mod p12 {
         !s4(e, pos, v, ALL, cand).is_empty()
     }
 }
+/// Nested noughts
+mod p14 {
+    use super::*;
+    /// Cell sets: 2 word(s), room for 128 cells.
+    type S = CellBits<2>;
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<2, 0, 164, 3>;
+    const ALL: S = S::from_words([0xffffffffffffffff, 0x1ffff]);
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<2, 0, 164, 0>;
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+    /// Pattern `row`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 3]; 81] = [
+        [
+            S::from_words([0x40201, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80402, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100804, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x201008, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x402010, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x804020, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1008040, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2010080, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4020100, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40201, 0x0]),
+            S::from_words([0x8040200, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80402, 0x0]),
+            S::from_words([0x10080400, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100804, 0x0]),
+            S::from_words([0x20100800, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x201008, 0x0]),
+            S::from_words([0x40201000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x402010, 0x0]),
+            S::from_words([0x80402000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x804020, 0x0]),
+            S::from_words([0x100804000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1008040, 0x0]),
+            S::from_words([0x201008000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2010080, 0x0]),
+            S::from_words([0x402010000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4020100, 0x0]),
+            S::from_words([0x804020000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40201, 0x0]),
+            S::from_words([0x8040200, 0x0]),
+            S::from_words([0x1008040000, 0x0]),
+        ],
+        [
+            S::from_words([0x80402, 0x0]),
+            S::from_words([0x10080400, 0x0]),
+            S::from_words([0x2010080000, 0x0]),
+        ],
+        [
+            S::from_words([0x100804, 0x0]),
+            S::from_words([0x20100800, 0x0]),
+            S::from_words([0x4020100000, 0x0]),
+        ],
+        [
+            S::from_words([0x201008, 0x0]),
+            S::from_words([0x40201000, 0x0]),
+            S::from_words([0x8040200000, 0x0]),
+        ],
+        [
+            S::from_words([0x402010, 0x0]),
+            S::from_words([0x80402000, 0x0]),
+            S::from_words([0x10080400000, 0x0]),
+        ],
+        [
+            S::from_words([0x804020, 0x0]),
+            S::from_words([0x100804000, 0x0]),
+            S::from_words([0x20100800000, 0x0]),
+        ],
+        [
+            S::from_words([0x1008040, 0x0]),
+            S::from_words([0x201008000, 0x0]),
+            S::from_words([0x40201000000, 0x0]),
+        ],
+        [
+            S::from_words([0x2010080, 0x0]),
+            S::from_words([0x402010000, 0x0]),
+            S::from_words([0x80402000000, 0x0]),
+        ],
+        [
+            S::from_words([0x4020100, 0x0]),
+            S::from_words([0x804020000, 0x0]),
+            S::from_words([0x100804000000, 0x0]),
+        ],
+        [
+            S::from_words([0x8040200, 0x0]),
+            S::from_words([0x1008040000, 0x0]),
+            S::from_words([0x201008000000, 0x0]),
+        ],
+        [
+            S::from_words([0x10080400, 0x0]),
+            S::from_words([0x2010080000, 0x0]),
+            S::from_words([0x402010000000, 0x0]),
+        ],
+        [
+            S::from_words([0x20100800, 0x0]),
+            S::from_words([0x4020100000, 0x0]),
+            S::from_words([0x804020000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40201000, 0x0]),
+            S::from_words([0x8040200000, 0x0]),
+            S::from_words([0x1008040000000, 0x0]),
+        ],
+        [
+            S::from_words([0x80402000, 0x0]),
+            S::from_words([0x10080400000, 0x0]),
+            S::from_words([0x2010080000000, 0x0]),
+        ],
+        [
+            S::from_words([0x100804000, 0x0]),
+            S::from_words([0x20100800000, 0x0]),
+            S::from_words([0x4020100000000, 0x0]),
+        ],
+        [
+            S::from_words([0x201008000, 0x0]),
+            S::from_words([0x40201000000, 0x0]),
+            S::from_words([0x8040200000000, 0x0]),
+        ],
+        [
+            S::from_words([0x402010000, 0x0]),
+            S::from_words([0x80402000000, 0x0]),
+            S::from_words([0x10080400000000, 0x0]),
+        ],
+        [
+            S::from_words([0x804020000, 0x0]),
+            S::from_words([0x100804000000, 0x0]),
+            S::from_words([0x20100800000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1008040000, 0x0]),
+            S::from_words([0x201008000000, 0x0]),
+            S::from_words([0x40201000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x2010080000, 0x0]),
+            S::from_words([0x402010000000, 0x0]),
+            S::from_words([0x80402000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x4020100000, 0x0]),
+            S::from_words([0x804020000000, 0x0]),
+            S::from_words([0x100804000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x8040200000, 0x0]),
+            S::from_words([0x1008040000000, 0x0]),
+            S::from_words([0x201008000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x10080400000, 0x0]),
+            S::from_words([0x2010080000000, 0x0]),
+            S::from_words([0x402010000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x20100800000, 0x0]),
+            S::from_words([0x4020100000000, 0x0]),
+            S::from_words([0x804020000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40201000000, 0x0]),
+            S::from_words([0x8040200000000, 0x0]),
+            S::from_words([0x1008040000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x80402000000, 0x0]),
+            S::from_words([0x10080400000000, 0x0]),
+            S::from_words([0x2010080000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x100804000000, 0x0]),
+            S::from_words([0x20100800000000, 0x0]),
+            S::from_words([0x4020100000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x201008000000, 0x0]),
+            S::from_words([0x40201000000000, 0x0]),
+            S::from_words([0x8040200000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x402010000000, 0x0]),
+            S::from_words([0x80402000000000, 0x0]),
+            S::from_words([0x80400000000000, 0x1]),
+        ],
+        [
+            S::from_words([0x804020000000, 0x0]),
+            S::from_words([0x100804000000000, 0x0]),
+            S::from_words([0x100800000000000, 0x2]),
+        ],
+        [
+            S::from_words([0x1008040000000, 0x0]),
+            S::from_words([0x201008000000000, 0x0]),
+            S::from_words([0x201000000000000, 0x4]),
+        ],
+        [
+            S::from_words([0x2010080000000, 0x0]),
+            S::from_words([0x402010000000000, 0x0]),
+            S::from_words([0x402000000000000, 0x8]),
+        ],
+        [
+            S::from_words([0x4020100000000, 0x0]),
+            S::from_words([0x804020000000000, 0x0]),
+            S::from_words([0x804000000000000, 0x10]),
+        ],
+        [
+            S::from_words([0x8040200000000, 0x0]),
+            S::from_words([0x1008040000000000, 0x0]),
+            S::from_words([0x1008000000000000, 0x20]),
+        ],
+        [
+            S::from_words([0x10080400000000, 0x0]),
+            S::from_words([0x2010080000000000, 0x0]),
+            S::from_words([0x2010000000000000, 0x40]),
+        ],
+        [
+            S::from_words([0x20100800000000, 0x0]),
+            S::from_words([0x4020100000000000, 0x0]),
+            S::from_words([0x4020000000000000, 0x80]),
+        ],
+        [
+            S::from_words([0x40201000000000, 0x0]),
+            S::from_words([0x8040200000000000, 0x0]),
+            S::from_words([0x8040000000000000, 0x100]),
+        ],
+        [
+            S::from_words([0x80402000000000, 0x0]),
+            S::from_words([0x80400000000000, 0x1]),
+            S::from_words([0x80000000000000, 0x201]),
+        ],
+        [
+            S::from_words([0x100804000000000, 0x0]),
+            S::from_words([0x100800000000000, 0x2]),
+            S::from_words([0x100000000000000, 0x402]),
+        ],
+        [
+            S::from_words([0x201008000000000, 0x0]),
+            S::from_words([0x201000000000000, 0x4]),
+            S::from_words([0x200000000000000, 0x804]),
+        ],
+        [
+            S::from_words([0x402010000000000, 0x0]),
+            S::from_words([0x402000000000000, 0x8]),
+            S::from_words([0x400000000000000, 0x1008]),
+        ],
+        [
+            S::from_words([0x804020000000000, 0x0]),
+            S::from_words([0x804000000000000, 0x10]),
+            S::from_words([0x800000000000000, 0x2010]),
+        ],
+        [
+            S::from_words([0x1008040000000000, 0x0]),
+            S::from_words([0x1008000000000000, 0x20]),
+            S::from_words([0x1000000000000000, 0x4020]),
+        ],
+        [
+            S::from_words([0x2010080000000000, 0x0]),
+            S::from_words([0x2010000000000000, 0x40]),
+            S::from_words([0x2000000000000000, 0x8040]),
+        ],
+        [
+            S::from_words([0x4020100000000000, 0x0]),
+            S::from_words([0x4020000000000000, 0x80]),
+            S::from_words([0x4000000000000000, 0x10080]),
+        ],
+        [
+            S::from_words([0x8040200000000000, 0x0]),
+            S::from_words([0x8040000000000000, 0x100]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80400000000000, 0x1]),
+            S::from_words([0x80000000000000, 0x201]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100800000000000, 0x2]),
+            S::from_words([0x100000000000000, 0x402]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x201000000000000, 0x4]),
+            S::from_words([0x200000000000000, 0x804]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x402000000000000, 0x8]),
+            S::from_words([0x400000000000000, 0x1008]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x804000000000000, 0x10]),
+            S::from_words([0x800000000000000, 0x2010]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1008000000000000, 0x20]),
+            S::from_words([0x1000000000000000, 0x4020]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2010000000000000, 0x40]),
+            S::from_words([0x2000000000000000, 0x8040]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4020000000000000, 0x80]),
+            S::from_words([0x4000000000000000, 0x10080]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8040000000000000, 0x100]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80000000000000, 0x201]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100000000000000, 0x402]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200000000000000, 0x804]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x400000000000000, 0x1008]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x800000000000000, 0x2010]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1000000000000000, 0x4020]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2000000000000000, 0x8040]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4000000000000000, 0x10080]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+    ];
+    /// Pattern `column`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 3]; 81] = [
+        [
+            S::from_words([0x7, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7, 0x0]),
+            S::from_words([0xe, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7, 0x0]),
+            S::from_words([0xe, 0x0]),
+            S::from_words([0x1c, 0x0]),
+        ],
+        [
+            S::from_words([0xe, 0x0]),
+            S::from_words([0x1c, 0x0]),
+            S::from_words([0x38, 0x0]),
+        ],
+        [
+            S::from_words([0x1c, 0x0]),
+            S::from_words([0x38, 0x0]),
+            S::from_words([0x70, 0x0]),
+        ],
+        [
+            S::from_words([0x38, 0x0]),
+            S::from_words([0x70, 0x0]),
+            S::from_words([0xe0, 0x0]),
+        ],
+        [
+            S::from_words([0x70, 0x0]),
+            S::from_words([0xe0, 0x0]),
+            S::from_words([0x1c0, 0x0]),
+        ],
+        [
+            S::from_words([0xe0, 0x0]),
+            S::from_words([0x1c0, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00, 0x0]),
+            S::from_words([0x1c00, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00, 0x0]),
+            S::from_words([0x1c00, 0x0]),
+            S::from_words([0x3800, 0x0]),
+        ],
+        [
+            S::from_words([0x1c00, 0x0]),
+            S::from_words([0x3800, 0x0]),
+            S::from_words([0x7000, 0x0]),
+        ],
+        [
+            S::from_words([0x3800, 0x0]),
+            S::from_words([0x7000, 0x0]),
+            S::from_words([0xe000, 0x0]),
+        ],
+        [
+            S::from_words([0x7000, 0x0]),
+            S::from_words([0xe000, 0x0]),
+            S::from_words([0x1c000, 0x0]),
+        ],
+        [
+            S::from_words([0xe000, 0x0]),
+            S::from_words([0x1c000, 0x0]),
+            S::from_words([0x38000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c000, 0x0]),
+            S::from_words([0x38000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x38000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000, 0x0]),
+            S::from_words([0x380000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000, 0x0]),
+            S::from_words([0x380000, 0x0]),
+            S::from_words([0x700000, 0x0]),
+        ],
+        [
+            S::from_words([0x380000, 0x0]),
+            S::from_words([0x700000, 0x0]),
+            S::from_words([0xe00000, 0x0]),
+        ],
+        [
+            S::from_words([0x700000, 0x0]),
+            S::from_words([0xe00000, 0x0]),
+            S::from_words([0x1c00000, 0x0]),
+        ],
+        [
+            S::from_words([0xe00000, 0x0]),
+            S::from_words([0x1c00000, 0x0]),
+            S::from_words([0x3800000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c00000, 0x0]),
+            S::from_words([0x3800000, 0x0]),
+            S::from_words([0x7000000, 0x0]),
+        ],
+        [
+            S::from_words([0x3800000, 0x0]),
+            S::from_words([0x7000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x38000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x38000000, 0x0]),
+            S::from_words([0x70000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x38000000, 0x0]),
+            S::from_words([0x70000000, 0x0]),
+            S::from_words([0xe0000000, 0x0]),
+        ],
+        [
+            S::from_words([0x70000000, 0x0]),
+            S::from_words([0xe0000000, 0x0]),
+            S::from_words([0x1c0000000, 0x0]),
+        ],
+        [
+            S::from_words([0xe0000000, 0x0]),
+            S::from_words([0x1c0000000, 0x0]),
+            S::from_words([0x380000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c0000000, 0x0]),
+            S::from_words([0x380000000, 0x0]),
+            S::from_words([0x700000000, 0x0]),
+        ],
+        [
+            S::from_words([0x380000000, 0x0]),
+            S::from_words([0x700000000, 0x0]),
+            S::from_words([0xe00000000, 0x0]),
+        ],
+        [
+            S::from_words([0x700000000, 0x0]),
+            S::from_words([0xe00000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7000000000, 0x0]),
+            S::from_words([0xe000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7000000000, 0x0]),
+            S::from_words([0xe000000000, 0x0]),
+            S::from_words([0x1c000000000, 0x0]),
+        ],
+        [
+            S::from_words([0xe000000000, 0x0]),
+            S::from_words([0x1c000000000, 0x0]),
+            S::from_words([0x38000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c000000000, 0x0]),
+            S::from_words([0x38000000000, 0x0]),
+            S::from_words([0x70000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x38000000000, 0x0]),
+            S::from_words([0x70000000000, 0x0]),
+            S::from_words([0xe0000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x70000000000, 0x0]),
+            S::from_words([0xe0000000000, 0x0]),
+            S::from_words([0x1c0000000000, 0x0]),
+        ],
+        [
+            S::from_words([0xe0000000000, 0x0]),
+            S::from_words([0x1c0000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00000000000, 0x0]),
+            S::from_words([0x1c00000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0xe00000000000, 0x0]),
+            S::from_words([0x1c00000000000, 0x0]),
+            S::from_words([0x3800000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c00000000000, 0x0]),
+            S::from_words([0x3800000000000, 0x0]),
+            S::from_words([0x7000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x3800000000000, 0x0]),
+            S::from_words([0x7000000000000, 0x0]),
+            S::from_words([0xe000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x7000000000000, 0x0]),
+            S::from_words([0xe000000000000, 0x0]),
+            S::from_words([0x1c000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0xe000000000000, 0x0]),
+            S::from_words([0x1c000000000000, 0x0]),
+            S::from_words([0x38000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c000000000000, 0x0]),
+            S::from_words([0x38000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x38000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000000000000, 0x0]),
+            S::from_words([0x380000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1c0000000000000, 0x0]),
+            S::from_words([0x380000000000000, 0x0]),
+            S::from_words([0x700000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x380000000000000, 0x0]),
+            S::from_words([0x700000000000000, 0x0]),
+            S::from_words([0xe00000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x700000000000000, 0x0]),
+            S::from_words([0xe00000000000000, 0x0]),
+            S::from_words([0x1c00000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0xe00000000000000, 0x0]),
+            S::from_words([0x1c00000000000000, 0x0]),
+            S::from_words([0x3800000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1c00000000000000, 0x0]),
+            S::from_words([0x3800000000000000, 0x0]),
+            S::from_words([0x7000000000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x3800000000000000, 0x0]),
+            S::from_words([0x7000000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x7000000000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8000000000000000, 0x3]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8000000000000000, 0x3]),
+            S::from_words([0x0, 0x7]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8000000000000000, 0x3]),
+            S::from_words([0x0, 0x7]),
+            S::from_words([0x0, 0xe]),
+        ],
+        [
+            S::from_words([0x0, 0x7]),
+            S::from_words([0x0, 0xe]),
+            S::from_words([0x0, 0x1c]),
+        ],
+        [
+            S::from_words([0x0, 0xe]),
+            S::from_words([0x0, 0x1c]),
+            S::from_words([0x0, 0x38]),
+        ],
+        [
+            S::from_words([0x0, 0x1c]),
+            S::from_words([0x0, 0x38]),
+            S::from_words([0x0, 0x70]),
+        ],
+        [
+            S::from_words([0x0, 0x38]),
+            S::from_words([0x0, 0x70]),
+            S::from_words([0x0, 0xe0]),
+        ],
+        [
+            S::from_words([0x0, 0x70]),
+            S::from_words([0x0, 0xe0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0xe0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x700]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x700]),
+            S::from_words([0x0, 0xe00]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x700]),
+            S::from_words([0x0, 0xe00]),
+            S::from_words([0x0, 0x1c00]),
+        ],
+        [
+            S::from_words([0x0, 0xe00]),
+            S::from_words([0x0, 0x1c00]),
+            S::from_words([0x0, 0x3800]),
+        ],
+        [
+            S::from_words([0x0, 0x1c00]),
+            S::from_words([0x0, 0x3800]),
+            S::from_words([0x0, 0x7000]),
+        ],
+        [
+            S::from_words([0x0, 0x3800]),
+            S::from_words([0x0, 0x7000]),
+            S::from_words([0x0, 0xe000]),
+        ],
+        [
+            S::from_words([0x0, 0x7000]),
+            S::from_words([0x0, 0xe000]),
+            S::from_words([0x0, 0x1c000]),
+        ],
+        [
+            S::from_words([0x0, 0xe000]),
+            S::from_words([0x0, 0x1c000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x1c000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+    ];
+    /// Pattern `diagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[S; 3]; 81] = [
+        [
+            S::from_words([0x100401, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200802, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x401004, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1004010, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2008020, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x20080200, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401, 0x0]),
+            S::from_words([0x40100400, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200802, 0x0]),
+            S::from_words([0x80200800, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x401004, 0x0]),
+            S::from_words([0x100401000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008, 0x0]),
+            S::from_words([0x200802000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1004010, 0x0]),
+            S::from_words([0x401004000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2008020, 0x0]),
+            S::from_words([0x802008000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x20080200, 0x0]),
+            S::from_words([0x8020080000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401, 0x0]),
+            S::from_words([0x40100400, 0x0]),
+            S::from_words([0x10040100000, 0x0]),
+        ],
+        [
+            S::from_words([0x200802, 0x0]),
+            S::from_words([0x80200800, 0x0]),
+            S::from_words([0x20080200000, 0x0]),
+        ],
+        [
+            S::from_words([0x401004, 0x0]),
+            S::from_words([0x100401000, 0x0]),
+            S::from_words([0x40100400000, 0x0]),
+        ],
+        [
+            S::from_words([0x802008, 0x0]),
+            S::from_words([0x200802000, 0x0]),
+            S::from_words([0x80200800000, 0x0]),
+        ],
+        [
+            S::from_words([0x1004010, 0x0]),
+            S::from_words([0x401004000, 0x0]),
+            S::from_words([0x100401000000, 0x0]),
+        ],
+        [
+            S::from_words([0x2008020, 0x0]),
+            S::from_words([0x802008000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040000, 0x0]),
+            S::from_words([0x1004010000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x20080200, 0x0]),
+            S::from_words([0x8020080000, 0x0]),
+            S::from_words([0x2008020000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40100400, 0x0]),
+            S::from_words([0x10040100000, 0x0]),
+            S::from_words([0x4010040000000, 0x0]),
+        ],
+        [
+            S::from_words([0x80200800, 0x0]),
+            S::from_words([0x20080200000, 0x0]),
+            S::from_words([0x8020080000000, 0x0]),
+        ],
+        [
+            S::from_words([0x100401000, 0x0]),
+            S::from_words([0x40100400000, 0x0]),
+            S::from_words([0x10040100000000, 0x0]),
+        ],
+        [
+            S::from_words([0x200802000, 0x0]),
+            S::from_words([0x80200800000, 0x0]),
+            S::from_words([0x20080200000000, 0x0]),
+        ],
+        [
+            S::from_words([0x401004000, 0x0]),
+            S::from_words([0x100401000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008000000, 0x0]),
+            S::from_words([0x200802000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040000, 0x0]),
+            S::from_words([0x1004010000000, 0x0]),
+            S::from_words([0x401004000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x8020080000, 0x0]),
+            S::from_words([0x2008020000000, 0x0]),
+            S::from_words([0x802008000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x10040100000, 0x0]),
+            S::from_words([0x4010040000000, 0x0]),
+            S::from_words([0x1004010000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x20080200000, 0x0]),
+            S::from_words([0x8020080000000, 0x0]),
+            S::from_words([0x2008020000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40100400000, 0x0]),
+            S::from_words([0x10040100000000, 0x0]),
+            S::from_words([0x4010040000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x80200800000, 0x0]),
+            S::from_words([0x20080200000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80200000000000, 0x2]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401000000000, 0x0]),
+            S::from_words([0x100400000000000, 0x4]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802008000000, 0x0]),
+            S::from_words([0x200802000000000, 0x0]),
+            S::from_words([0x200800000000000, 0x8]),
+        ],
+        [
+            S::from_words([0x1004010000000, 0x0]),
+            S::from_words([0x401004000000000, 0x0]),
+            S::from_words([0x401000000000000, 0x10]),
+        ],
+        [
+            S::from_words([0x2008020000000, 0x0]),
+            S::from_words([0x802008000000000, 0x0]),
+            S::from_words([0x802000000000000, 0x20]),
+        ],
+        [
+            S::from_words([0x4010040000000, 0x0]),
+            S::from_words([0x1004010000000000, 0x0]),
+            S::from_words([0x1004000000000000, 0x40]),
+        ],
+        [
+            S::from_words([0x8020080000000, 0x0]),
+            S::from_words([0x2008020000000000, 0x0]),
+            S::from_words([0x2008000000000000, 0x80]),
+        ],
+        [
+            S::from_words([0x10040100000000, 0x0]),
+            S::from_words([0x4010040000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x20080200000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40000000000000, 0x401]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80200000000000, 0x2]),
+            S::from_words([0x80000000000000, 0x802]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100401000000000, 0x0]),
+            S::from_words([0x100400000000000, 0x4]),
+            S::from_words([0x100000000000000, 0x1004]),
+        ],
+        [
+            S::from_words([0x200802000000000, 0x0]),
+            S::from_words([0x200800000000000, 0x8]),
+            S::from_words([0x200000000000000, 0x2008]),
+        ],
+        [
+            S::from_words([0x401004000000000, 0x0]),
+            S::from_words([0x401000000000000, 0x10]),
+            S::from_words([0x400000000000000, 0x4010]),
+        ],
+        [
+            S::from_words([0x802008000000000, 0x0]),
+            S::from_words([0x802000000000000, 0x20]),
+            S::from_words([0x800000000000000, 0x8020]),
+        ],
+        [
+            S::from_words([0x1004010000000000, 0x0]),
+            S::from_words([0x1004000000000000, 0x40]),
+            S::from_words([0x1000000000000000, 0x10040]),
+        ],
+        [
+            S::from_words([0x2008020000000000, 0x0]),
+            S::from_words([0x2008000000000000, 0x80]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4010040000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40000000000000, 0x401]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80200000000000, 0x2]),
+            S::from_words([0x80000000000000, 0x802]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100400000000000, 0x4]),
+            S::from_words([0x100000000000000, 0x1004]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200800000000000, 0x8]),
+            S::from_words([0x200000000000000, 0x2008]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x401000000000000, 0x10]),
+            S::from_words([0x400000000000000, 0x4010]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x802000000000000, 0x20]),
+            S::from_words([0x800000000000000, 0x8020]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1004000000000000, 0x40]),
+            S::from_words([0x1000000000000000, 0x10040]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2008000000000000, 0x80]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40000000000000, 0x401]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80000000000000, 0x802]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100000000000000, 0x1004]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200000000000000, 0x2008]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x400000000000000, 0x4010]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x800000000000000, 0x8020]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1000000000000000, 0x10040]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+    ];
+    /// Pattern `antidiagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW3: [[S; 3]; 81] = [
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40404, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80808, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x101010, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x202020, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x404040, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x808080, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1010100, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40404, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80808, 0x0]),
+            S::from_words([0x8080800, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x101010, 0x0]),
+            S::from_words([0x10101000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x202020, 0x0]),
+            S::from_words([0x20202000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x404040, 0x0]),
+            S::from_words([0x40404000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x808080, 0x0]),
+            S::from_words([0x80808000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1010100, 0x0]),
+            S::from_words([0x101010000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x202020000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40404, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80808, 0x0]),
+            S::from_words([0x8080800, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x101010, 0x0]),
+            S::from_words([0x10101000, 0x0]),
+            S::from_words([0x1010100000, 0x0]),
+        ],
+        [
+            S::from_words([0x202020, 0x0]),
+            S::from_words([0x20202000, 0x0]),
+            S::from_words([0x2020200000, 0x0]),
+        ],
+        [
+            S::from_words([0x404040, 0x0]),
+            S::from_words([0x40404000, 0x0]),
+            S::from_words([0x4040400000, 0x0]),
+        ],
+        [
+            S::from_words([0x808080, 0x0]),
+            S::from_words([0x80808000, 0x0]),
+            S::from_words([0x8080800000, 0x0]),
+        ],
+        [
+            S::from_words([0x1010100, 0x0]),
+            S::from_words([0x101010000, 0x0]),
+            S::from_words([0x10101000000, 0x0]),
+        ],
+        [
+            S::from_words([0x202020000, 0x0]),
+            S::from_words([0x20202000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40404000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8080800, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x10101000, 0x0]),
+            S::from_words([0x1010100000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x20202000, 0x0]),
+            S::from_words([0x2020200000, 0x0]),
+            S::from_words([0x202020000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40404000, 0x0]),
+            S::from_words([0x4040400000, 0x0]),
+            S::from_words([0x404040000000, 0x0]),
+        ],
+        [
+            S::from_words([0x80808000, 0x0]),
+            S::from_words([0x8080800000, 0x0]),
+            S::from_words([0x808080000000, 0x0]),
+        ],
+        [
+            S::from_words([0x101010000, 0x0]),
+            S::from_words([0x10101000000, 0x0]),
+            S::from_words([0x1010100000000, 0x0]),
+        ],
+        [
+            S::from_words([0x202020000, 0x0]),
+            S::from_words([0x20202000000, 0x0]),
+            S::from_words([0x2020200000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40404000000, 0x0]),
+            S::from_words([0x4040400000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8080800000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1010100000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2020200000, 0x0]),
+            S::from_words([0x202020000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4040400000, 0x0]),
+            S::from_words([0x404040000000, 0x0]),
+            S::from_words([0x40404000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x8080800000, 0x0]),
+            S::from_words([0x808080000000, 0x0]),
+            S::from_words([0x80808000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x10101000000, 0x0]),
+            S::from_words([0x1010100000000, 0x0]),
+            S::from_words([0x101010000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x20202000000, 0x0]),
+            S::from_words([0x2020200000000, 0x0]),
+            S::from_words([0x202020000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x40404000000, 0x0]),
+            S::from_words([0x4040400000000, 0x0]),
+            S::from_words([0x404040000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x8080800000000, 0x0]),
+            S::from_words([0x808080000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1010100000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x202020000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x404040000000, 0x0]),
+            S::from_words([0x40404000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x808080000000, 0x0]),
+            S::from_words([0x80808000000000, 0x0]),
+            S::from_words([0x8080800000000000, 0x0]),
+        ],
+        [
+            S::from_words([0x1010100000000, 0x0]),
+            S::from_words([0x101010000000000, 0x0]),
+            S::from_words([0x101000000000000, 0x1]),
+        ],
+        [
+            S::from_words([0x2020200000000, 0x0]),
+            S::from_words([0x202020000000000, 0x0]),
+            S::from_words([0x202000000000000, 0x2]),
+        ],
+        [
+            S::from_words([0x4040400000000, 0x0]),
+            S::from_words([0x404040000000000, 0x0]),
+            S::from_words([0x404000000000000, 0x4]),
+        ],
+        [
+            S::from_words([0x8080800000000, 0x0]),
+            S::from_words([0x808080000000000, 0x0]),
+            S::from_words([0x808000000000000, 0x8]),
+        ],
+        [
+            S::from_words([0x1010100000000000, 0x0]),
+            S::from_words([0x1010000000000000, 0x10]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2020000000000000, 0x20]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x40404000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x80808000000000, 0x0]),
+            S::from_words([0x8080800000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x101010000000000, 0x0]),
+            S::from_words([0x101000000000000, 0x1]),
+            S::from_words([0x100000000000000, 0x101]),
+        ],
+        [
+            S::from_words([0x202020000000000, 0x0]),
+            S::from_words([0x202000000000000, 0x2]),
+            S::from_words([0x200000000000000, 0x202]),
+        ],
+        [
+            S::from_words([0x404040000000000, 0x0]),
+            S::from_words([0x404000000000000, 0x4]),
+            S::from_words([0x400000000000000, 0x404]),
+        ],
+        [
+            S::from_words([0x808080000000000, 0x0]),
+            S::from_words([0x808000000000000, 0x8]),
+            S::from_words([0x800000000000000, 0x808]),
+        ],
+        [
+            S::from_words([0x1010100000000000, 0x0]),
+            S::from_words([0x1010000000000000, 0x10]),
+            S::from_words([0x1000000000000000, 0x1010]),
+        ],
+        [
+            S::from_words([0x2020000000000000, 0x20]),
+            S::from_words([0x2000000000000000, 0x2020]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4000000000000000, 0x4040]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x8080800000000000, 0x0]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x101000000000000, 0x1]),
+            S::from_words([0x100000000000000, 0x101]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x202000000000000, 0x2]),
+            S::from_words([0x200000000000000, 0x202]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x404000000000000, 0x4]),
+            S::from_words([0x400000000000000, 0x404]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x808000000000000, 0x8]),
+            S::from_words([0x800000000000000, 0x808]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1010000000000000, 0x10]),
+            S::from_words([0x1000000000000000, 0x1010]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2020000000000000, 0x20]),
+            S::from_words([0x2000000000000000, 0x2020]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4000000000000000, 0x4040]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x100000000000000, 0x101]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x200000000000000, 0x202]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x400000000000000, 0x404]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x800000000000000, 0x808]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x1000000000000000, 0x1010]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x2000000000000000, 0x2020]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x4000000000000000, 0x4040]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+        [
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+            S::from_words([0x0, 0x8000000000000000]),
+        ],
+    ];
+    /// Pattern `big_row`: the instances holding each cell, padded with a set no position holds.
+    static PW4: [[S; 1]; 81] = [
+        [S::from_words([0x40000008000001, 0x0])],
+        [S::from_words([0x80000010000002, 0x0])],
+        [S::from_words([0x100000020000004, 0x0])],
+        [S::from_words([0x200000040000008, 0x0])],
+        [S::from_words([0x400000080000010, 0x0])],
+        [S::from_words([0x800000100000020, 0x0])],
+        [S::from_words([0x1000000200000040, 0x0])],
+        [S::from_words([0x2000000400000080, 0x0])],
+        [S::from_words([0x4000000800000100, 0x0])],
+        [S::from_words([0x8000001000000200, 0x0])],
+        [S::from_words([0x2000000400, 0x1])],
+        [S::from_words([0x4000000800, 0x2])],
+        [S::from_words([0x8000001000, 0x4])],
+        [S::from_words([0x10000002000, 0x8])],
+        [S::from_words([0x20000004000, 0x10])],
+        [S::from_words([0x40000008000, 0x20])],
+        [S::from_words([0x80000010000, 0x40])],
+        [S::from_words([0x100000020000, 0x80])],
+        [S::from_words([0x200000040000, 0x100])],
+        [S::from_words([0x400000080000, 0x200])],
+        [S::from_words([0x800000100000, 0x400])],
+        [S::from_words([0x1000000200000, 0x800])],
+        [S::from_words([0x2000000400000, 0x1000])],
+        [S::from_words([0x4000000800000, 0x2000])],
+        [S::from_words([0x8000001000000, 0x4000])],
+        [S::from_words([0x10000002000000, 0x8000])],
+        [S::from_words([0x20000004000000, 0x10000])],
+        [S::from_words([0x40000008000001, 0x0])],
+        [S::from_words([0x80000010000002, 0x0])],
+        [S::from_words([0x100000020000004, 0x0])],
+        [S::from_words([0x200000040000008, 0x0])],
+        [S::from_words([0x400000080000010, 0x0])],
+        [S::from_words([0x800000100000020, 0x0])],
+        [S::from_words([0x1000000200000040, 0x0])],
+        [S::from_words([0x2000000400000080, 0x0])],
+        [S::from_words([0x4000000800000100, 0x0])],
+        [S::from_words([0x8000001000000200, 0x0])],
+        [S::from_words([0x2000000400, 0x1])],
+        [S::from_words([0x4000000800, 0x2])],
+        [S::from_words([0x8000001000, 0x4])],
+        [S::from_words([0x10000002000, 0x8])],
+        [S::from_words([0x20000004000, 0x10])],
+        [S::from_words([0x40000008000, 0x20])],
+        [S::from_words([0x80000010000, 0x40])],
+        [S::from_words([0x100000020000, 0x80])],
+        [S::from_words([0x200000040000, 0x100])],
+        [S::from_words([0x400000080000, 0x200])],
+        [S::from_words([0x800000100000, 0x400])],
+        [S::from_words([0x1000000200000, 0x800])],
+        [S::from_words([0x2000000400000, 0x1000])],
+        [S::from_words([0x4000000800000, 0x2000])],
+        [S::from_words([0x8000001000000, 0x4000])],
+        [S::from_words([0x10000002000000, 0x8000])],
+        [S::from_words([0x20000004000000, 0x10000])],
+        [S::from_words([0x40000008000001, 0x0])],
+        [S::from_words([0x80000010000002, 0x0])],
+        [S::from_words([0x100000020000004, 0x0])],
+        [S::from_words([0x200000040000008, 0x0])],
+        [S::from_words([0x400000080000010, 0x0])],
+        [S::from_words([0x800000100000020, 0x0])],
+        [S::from_words([0x1000000200000040, 0x0])],
+        [S::from_words([0x2000000400000080, 0x0])],
+        [S::from_words([0x4000000800000100, 0x0])],
+        [S::from_words([0x8000001000000200, 0x0])],
+        [S::from_words([0x2000000400, 0x1])],
+        [S::from_words([0x4000000800, 0x2])],
+        [S::from_words([0x8000001000, 0x4])],
+        [S::from_words([0x10000002000, 0x8])],
+        [S::from_words([0x20000004000, 0x10])],
+        [S::from_words([0x40000008000, 0x20])],
+        [S::from_words([0x80000010000, 0x40])],
+        [S::from_words([0x100000020000, 0x80])],
+        [S::from_words([0x200000040000, 0x100])],
+        [S::from_words([0x400000080000, 0x200])],
+        [S::from_words([0x800000100000, 0x400])],
+        [S::from_words([0x1000000200000, 0x800])],
+        [S::from_words([0x2000000400000, 0x1000])],
+        [S::from_words([0x4000000800000, 0x2000])],
+        [S::from_words([0x8000001000000, 0x4000])],
+        [S::from_words([0x10000002000000, 0x8000])],
+        [S::from_words([0x20000004000000, 0x10000])],
+    ];
+    /// Pattern `big_column`: the instances holding each cell, padded with a set no position holds.
+    static PW5: [[S; 1]; 81] = [
+        [S::from_words([0x49, 0x0])],
+        [S::from_words([0x92, 0x0])],
+        [S::from_words([0x124, 0x0])],
+        [S::from_words([0x49, 0x0])],
+        [S::from_words([0x92, 0x0])],
+        [S::from_words([0x124, 0x0])],
+        [S::from_words([0x49, 0x0])],
+        [S::from_words([0x92, 0x0])],
+        [S::from_words([0x124, 0x0])],
+        [S::from_words([0x9200, 0x0])],
+        [S::from_words([0x12400, 0x0])],
+        [S::from_words([0x24800, 0x0])],
+        [S::from_words([0x9200, 0x0])],
+        [S::from_words([0x12400, 0x0])],
+        [S::from_words([0x24800, 0x0])],
+        [S::from_words([0x9200, 0x0])],
+        [S::from_words([0x12400, 0x0])],
+        [S::from_words([0x24800, 0x0])],
+        [S::from_words([0x1240000, 0x0])],
+        [S::from_words([0x2480000, 0x0])],
+        [S::from_words([0x4900000, 0x0])],
+        [S::from_words([0x1240000, 0x0])],
+        [S::from_words([0x2480000, 0x0])],
+        [S::from_words([0x4900000, 0x0])],
+        [S::from_words([0x1240000, 0x0])],
+        [S::from_words([0x2480000, 0x0])],
+        [S::from_words([0x4900000, 0x0])],
+        [S::from_words([0x248000000, 0x0])],
+        [S::from_words([0x490000000, 0x0])],
+        [S::from_words([0x920000000, 0x0])],
+        [S::from_words([0x248000000, 0x0])],
+        [S::from_words([0x490000000, 0x0])],
+        [S::from_words([0x920000000, 0x0])],
+        [S::from_words([0x248000000, 0x0])],
+        [S::from_words([0x490000000, 0x0])],
+        [S::from_words([0x920000000, 0x0])],
+        [S::from_words([0x49000000000, 0x0])],
+        [S::from_words([0x92000000000, 0x0])],
+        [S::from_words([0x124000000000, 0x0])],
+        [S::from_words([0x49000000000, 0x0])],
+        [S::from_words([0x92000000000, 0x0])],
+        [S::from_words([0x124000000000, 0x0])],
+        [S::from_words([0x49000000000, 0x0])],
+        [S::from_words([0x92000000000, 0x0])],
+        [S::from_words([0x124000000000, 0x0])],
+        [S::from_words([0x9200000000000, 0x0])],
+        [S::from_words([0x12400000000000, 0x0])],
+        [S::from_words([0x24800000000000, 0x0])],
+        [S::from_words([0x9200000000000, 0x0])],
+        [S::from_words([0x12400000000000, 0x0])],
+        [S::from_words([0x24800000000000, 0x0])],
+        [S::from_words([0x9200000000000, 0x0])],
+        [S::from_words([0x12400000000000, 0x0])],
+        [S::from_words([0x24800000000000, 0x0])],
+        [S::from_words([0x1240000000000000, 0x0])],
+        [S::from_words([0x2480000000000000, 0x0])],
+        [S::from_words([0x4900000000000000, 0x0])],
+        [S::from_words([0x1240000000000000, 0x0])],
+        [S::from_words([0x2480000000000000, 0x0])],
+        [S::from_words([0x4900000000000000, 0x0])],
+        [S::from_words([0x1240000000000000, 0x0])],
+        [S::from_words([0x2480000000000000, 0x0])],
+        [S::from_words([0x4900000000000000, 0x0])],
+        [S::from_words([0x8000000000000000, 0x24])],
+        [S::from_words([0x0, 0x49])],
+        [S::from_words([0x0, 0x92])],
+        [S::from_words([0x8000000000000000, 0x24])],
+        [S::from_words([0x0, 0x49])],
+        [S::from_words([0x0, 0x92])],
+        [S::from_words([0x8000000000000000, 0x24])],
+        [S::from_words([0x0, 0x49])],
+        [S::from_words([0x0, 0x92])],
+        [S::from_words([0x0, 0x4900])],
+        [S::from_words([0x0, 0x9200])],
+        [S::from_words([0x0, 0x12400])],
+        [S::from_words([0x0, 0x4900])],
+        [S::from_words([0x0, 0x9200])],
+        [S::from_words([0x0, 0x12400])],
+        [S::from_words([0x0, 0x4900])],
+        [S::from_words([0x0, 0x9200])],
+        [S::from_words([0x0, 0x12400])],
+    ];
+    /// Pattern `big_diagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW6: [[S; 1]; 81] = [
+        [S::from_words([0x1000000040000001, 0x0])],
+        [S::from_words([0x2000000080000002, 0x0])],
+        [S::from_words([0x4000000100000004, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000000200, 0x20])],
+        [S::from_words([0x10000000400, 0x40])],
+        [S::from_words([0x20000000800, 0x80])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000000040000, 0x4000])],
+        [S::from_words([0x2000000080000, 0x8000])],
+        [S::from_words([0x4000000100000, 0x10000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000000040000001, 0x0])],
+        [S::from_words([0x2000000080000002, 0x0])],
+        [S::from_words([0x4000000100000004, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000000200, 0x20])],
+        [S::from_words([0x10000000400, 0x40])],
+        [S::from_words([0x20000000800, 0x80])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000000040000, 0x4000])],
+        [S::from_words([0x2000000080000, 0x8000])],
+        [S::from_words([0x4000000100000, 0x10000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000000040000001, 0x0])],
+        [S::from_words([0x2000000080000002, 0x0])],
+        [S::from_words([0x4000000100000004, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000000200, 0x20])],
+        [S::from_words([0x10000000400, 0x40])],
+        [S::from_words([0x20000000800, 0x80])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000000040000, 0x4000])],
+        [S::from_words([0x2000000080000, 0x8000])],
+        [S::from_words([0x4000000100000, 0x10000])],
+    ];
+    /// Pattern `big_antidiagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW7: [[S; 1]; 81] = [
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x40000040000040, 0x0])],
+        [S::from_words([0x80000080000080, 0x0])],
+        [S::from_words([0x100000100000100, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000008000008000, 0x0])],
+        [S::from_words([0x10000010000, 0x1])],
+        [S::from_words([0x20000020000, 0x2])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000001000000, 0x100])],
+        [S::from_words([0x2000002000000, 0x200])],
+        [S::from_words([0x4000004000000, 0x400])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x40000040000040, 0x0])],
+        [S::from_words([0x80000080000080, 0x0])],
+        [S::from_words([0x100000100000100, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000008000008000, 0x0])],
+        [S::from_words([0x10000010000, 0x1])],
+        [S::from_words([0x20000020000, 0x2])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000001000000, 0x100])],
+        [S::from_words([0x2000002000000, 0x200])],
+        [S::from_words([0x4000004000000, 0x400])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x40000040000040, 0x0])],
+        [S::from_words([0x80000080000080, 0x0])],
+        [S::from_words([0x100000100000100, 0x0])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x8000008000008000, 0x0])],
+        [S::from_words([0x10000010000, 0x1])],
+        [S::from_words([0x20000020000, 0x2])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x1000001000000, 0x100])],
+        [S::from_words([0x2000002000000, 0x200])],
+        [S::from_words([0x4000004000000, 0x400])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+        [S::from_words([0x0, 0x8000000000000000])],
+    ];
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 81] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+        6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+    ];
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 81] = [
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+    ];
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = PW::of(e);
+        walk(e, pos, g)
+    }
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], &pos, m, g)
+    }
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s6(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_short_with_at::<0>(m, c as u8);
+        }
+    }
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        let pos = &mut pos;
+        ap0(e, [0; 16], pos, r)
+    }
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+    impl FastTurn for Turn {
+        type P = P;
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = walk_pos(&e.pos);
+            walk(e, pos, g);
+        }
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[0] = s9(e, &pos, &v, ALL, 0);
+        ap4(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[1] = s12(e, &pos, &v, ALL, 0);
+        ap5(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b16(e, &pos, &v, 0) {
+            ap6(e, v, pos, r);
+        } else {
+            ap12(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let value = i29(e, &pos, &v, 0);
+        for c in s17(e, &pos, &v, ALL, 0).iter() {
+            let slot = 83usize + c;
+            let old = pos.counters[slot];
+            let new = AssignKind::Set.apply(old, value);
+            e.rt_set_counter(slot, new);
+            pos.counters[slot] = new;
+        }
+        ap7(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let value = i30(e, &pos, &v, 0);
+        for c in s18(e, &pos, &v, ALL, 0).iter() {
+            let slot = 2usize + c;
+            let old = pos.counters[slot];
+            let new = AssignKind::Set.apply(old, value);
+            e.rt_set_counter(slot, new);
+            pos.counters[slot] = new;
+        }
+        ap8(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        pos.locals[2] = s20(e, &pos, &v, ALL, 0);
+        ap9(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b25(e, &pos, &v, 0) {
+            ap10(e, v, pos, r);
+        } else {
+            ap14(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_finish(ops::finish(true, e.rt_mover()));
+        e.rt_end(&pos);
+    }
+    #[inline(always)]
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b26(e, &pos, &v, 0) {
+            ap13(e, v, pos, r);
+        } else {
+            ap14(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let value = i35(e, &pos, &v, 0);
+        for c in s28(e, &pos, &v, ALL, 0).iter() {
+            let slot = 2usize + c;
+            let old = pos.counters[slot];
+            let new = AssignKind::Set.apply(old, value);
+            e.rt_set_counter(slot, new);
+            pos.counters[slot] = new;
+        }
+        ap14(e, v, pos, r);
+    }
+    #[inline]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i38(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap15(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i41(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap16(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b32(e, &pos, &v, 0) {
+            ap17(e, v, pos, r);
+        } else {
+            ap19(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i54(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap18(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i55(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Set.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap19(e, v, pos, r);
+    }
+    #[inline]
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn s0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i14(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s1(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s0(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let within = s0(e, pos, v, d, cand);
+        let value = i7(e, pos, v, cand);
+        let keep = |c: usize| compare(CmpOp::Eq, i6(e, pos, v, c as u16), value);
+        e.program().board.rows_where(0, within, keep)
+    }
+    #[inline]
+    fn s4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let within = s3(e, pos, v, d, cand);
+        let value = i11(e, pos, v, cand);
+        let keep = |c: usize| compare(CmpOp::Eq, i10(e, pos, v, c as u16), value);
+        e.program().board.rows_where(1, within, keep)
+    }
+    #[inline]
+    fn s5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s2(e, pos, v, d, cand) | s4(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s5(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b0(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+    #[inline]
+    fn s7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xffffffffffffffff, 0x1ffff]) & d
+    }
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let within = s7(e, pos, v, d, cand);
+        let value = i20(e, pos, v, cand);
+        let keep = |c: usize| compare(CmpOp::Eq, i17(e, pos, v, c as u16), value);
+        e.program().board.rows_where(0, within, keep)
+    }
+    #[inline]
+    fn s9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let within = s8(e, pos, v, d, cand);
+        let value = i26(e, pos, v, cand);
+        let keep = |c: usize| compare(CmpOp::Eq, i23(e, pos, v, c as u16), value);
+        e.program().board.rows_where(1, within, keep)
+    }
+    #[inline]
+    fn s10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+    #[inline]
+    fn s11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[0] & d
+    }
+    #[inline]
+    fn s12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s10(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s13<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[1] & d
+    }
+    #[inline]
+    fn s14<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[1] & d
+    }
+    #[inline]
+    fn s15<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[1] & d
+    }
+    #[inline]
+    fn s16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[1] & d
+    }
+    #[inline]
+    fn s17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[0] & d
+    }
+    #[inline]
+    fn s18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[0] & d
+    }
+    #[inline]
+    fn s19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xffffffffffffffff, 0x1ffff]) & d
+    }
+    #[inline]
+    fn s20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s19(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b18(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+    #[inline]
+    fn s21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[2] & d
+    }
+    #[inline]
+    fn s22<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[2] & d
+    }
+    #[inline]
+    fn s23<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[2] & d
+    }
+    #[inline]
+    fn s24<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[2] & d
+    }
+    #[inline]
+    fn s25<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[0] & d
+    }
+    #[inline]
+    fn s26<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s27<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s25(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s28<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.locals[0] & d
+    }
+    #[inline]
+    fn s29<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xffffffffffffffff, 0x1ffff]) & d
+    }
+    #[inline]
+    fn s30<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let within = s29(e, pos, v, d, cand);
+        let value = i45(e, pos, v, cand);
+        let keep = |c: usize| compare(CmpOp::Eq, i44(e, pos, v, c as u16), value);
+        e.program().board.rows_where(0, within, keep)
+    }
+    #[inline]
+    fn s31<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let within = s30(e, pos, v, d, cand);
+        let value = i49(e, pos, v, cand);
+        let keep = |c: usize| compare(CmpOp::Eq, i48(e, pos, v, c as u16), value);
+        e.program().board.rows_where(1, within, keep)
+    }
+    #[inline]
+    fn s32<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s31(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b30(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+    #[inline]
+    fn i0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[2usize + usize::from(cand)]
+    }
+    #[inline]
+    fn i1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+    #[inline]
+    fn i5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+    #[inline]
+    fn i7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+    #[inline]
+    fn i9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+    #[inline]
+    fn i11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[1]
+    }
+    #[inline]
+    fn i12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2147483647
+    }
+    #[inline]
+    fn i13<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -2147483648
+    }
+    #[inline]
+    fn i14<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        if b1(e, pos, v, cand) { i12(e, pos, v, cand) } else { i13(e, pos, v, cand) }
+    }
+    #[inline]
+    fn i15<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+    #[inline]
+    fn i16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+    #[inline]
+    fn i18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i18(e, pos, v, cand), i19(e, pos, v, cand))
+    }
+    #[inline]
+    fn i21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+    #[inline]
+    fn i22<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i23<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i21(e, pos, v, cand), i22(e, pos, v, cand))
+    }
+    #[inline]
+    fn i24<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i25<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i26<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i24(e, pos, v, cand), i25(e, pos, v, cand))
+    }
+    #[inline]
+    fn i27<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i28<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i29<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        if b17(e, pos, v, cand) { i27(e, pos, v, cand) } else { i28(e, pos, v, cand) }
+    }
+    #[inline]
+    fn i30<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i31<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[83usize + usize::from(cand)]
+    }
+    #[inline]
+    fn i32<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[83usize + usize::from(v[0])]
+    }
+    #[inline]
+    fn i33<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i34<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i35<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i36<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i37<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i38<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Rem, i36(e, pos, v, cand), i37(e, pos, v, cand))
+    }
+    #[inline]
+    fn i39<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i40<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i41<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Rem, i39(e, pos, v, cand), i40(e, pos, v, cand))
+    }
+    #[inline]
+    fn i42<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+    #[inline]
+    fn i43<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i44<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i42(e, pos, v, cand), i43(e, pos, v, cand))
+    }
+    #[inline]
+    fn i45<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i46<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+    #[inline]
+    fn i47<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i48<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i46(e, pos, v, cand), i47(e, pos, v, cand))
+    }
+    #[inline]
+    fn i49<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[1]
+    }
+    #[inline]
+    fn i50<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[2usize + usize::from(cand)]
+    }
+    #[inline]
+    fn i51<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i52<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i53<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i54<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -1
+    }
+    #[inline]
+    fn i55<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -1
+    }
+    #[inline]
+    fn b0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+    #[inline]
+    fn b1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Lt, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+    #[inline]
+    fn b2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+    #[inline]
+    fn b3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+    #[inline]
+    fn b4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b2(e, pos, v, cand) && b3(e, pos, v, cand)
+    }
+    #[inline]
+    fn b5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b1(e, pos, v, cand) || b4(e, pos, v, cand)
+    }
+    #[inline]
+    fn b6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b0(e, pos, v, cand) && b5(e, pos, v, cand)
+    }
+    #[inline]
+    fn b7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i17(e, pos, v, cand), i20(e, pos, v, cand))
+    }
+    #[inline]
+    fn b8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i23(e, pos, v, cand), i26(e, pos, v, cand))
+    }
+    #[inline]
+    fn b9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b7(e, pos, v, cand) && b8(e, pos, v, cand)
+    }
+    #[inline]
+    fn b10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s13(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s14(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b10(e, pos, v, cand) || b11(e, pos, v, cand)
+    }
+    #[inline]
+    fn b13<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s15(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b14<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b12(e, pos, v, cand) || b13(e, pos, v, cand)
+    }
+    #[inline]
+    fn b15<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s16(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b14(e, pos, v, cand) || b15(e, pos, v, cand)
+    }
+    #[inline]
+    fn b17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+    #[inline]
+    fn b18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i31(e, pos, v, cand), i32(e, pos, v, cand))
+    }
+    #[inline]
+    fn b19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s21(e, pos, v, ALL, cand);
+        PW4.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s22(e, pos, v, ALL, cand);
+        PW5.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b19(e, pos, v, cand) || b20(e, pos, v, cand)
+    }
+    #[inline]
+    fn b22<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s23(e, pos, v, ALL, cand);
+        PW6.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b23<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b21(e, pos, v, cand) || b22(e, pos, v, cand)
+    }
+    #[inline]
+    fn b24<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s24(e, pos, v, ALL, cand);
+        PW7.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b25<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b23(e, pos, v, cand) || b24(e, pos, v, cand)
+    }
+    #[inline]
+    fn b26<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        s27(e, pos, v, ALL, cand).is_empty()
+    }
+    #[inline]
+    fn b27<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i44(e, pos, v, cand), i45(e, pos, v, cand))
+    }
+    #[inline]
+    fn b28<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i48(e, pos, v, cand), i49(e, pos, v, cand))
+    }
+    #[inline]
+    fn b29<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b27(e, pos, v, cand) && b28(e, pos, v, cand)
+    }
+    #[inline]
+    fn b30<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i50(e, pos, v, cand), i51(e, pos, v, cand))
+    }
+    #[inline]
+    fn b31<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b29(e, pos, v, cand) && b30(e, pos, v, cand)
+    }
+    #[inline]
+    fn b32<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 0, 164, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        s32(e, pos, v, ALL, cand).is_empty()
+    }
+}
 /// Nudge
-mod p13 {
+mod p15 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -12113,7 +20117,7 @@ mod p13 {
     }
 }
 /// Orbit
-mod p14 {
+mod p16 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -12572,7 +20576,7 @@ mod p14 {
     }
 }
 /// Owner of an emptied cell
-mod p15 {
+mod p17 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -12887,7 +20891,7 @@ mod p15 {
     }
 }
 /// Rebound
-mod p16 {
+mod p18 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -14363,7 +22367,7 @@ mod p16 {
     }
 }
 /// Relay
-mod p17 {
+mod p19 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -15647,14 +23651,9 @@ mod p17 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s23(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b13(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        let within = s23(e, pos, v, d, cand);
+        let keep = |c: usize| b13(e, pos, v, c as u16);
+        e.program().board.rows_where(1, within, keep)
     }
     #[inline]
     fn s25<'p, H: Host<'p, P>, const L: usize>(
@@ -15674,14 +23673,9 @@ mod p17 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s25(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b24(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        let within = s25(e, pos, v, d, cand);
+        let keep = |c: usize| b24(e, pos, v, c as u16);
+        e.program().board.rows_where(1, within, keep)
     }
     #[inline]
     fn s27<'p, H: Host<'p, P>, const L: usize>(
@@ -16521,7 +24515,7 @@ mod p17 {
     }
 }
 /// Saturate
-mod p18 {
+mod p20 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -16974,7 +24968,7 @@ mod p18 {
     }
 }
 /// Sentries
-mod p19 {
+mod p21 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -17415,7 +25409,7 @@ mod p19 {
     }
 }
 /// Shove
-mod p20 {
+mod p22 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -18875,7 +26869,7 @@ mod p20 {
     }
 }
 /// Shuffle
-mod p21 {
+mod p23 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -19295,14 +27289,73 @@ mod p21 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s5(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b10(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        let within = s5(e, pos, v, d, cand);
+        let keep = |c: usize| b2(e, pos, v, c as u16);
+        e.program().board.rows_where(0, within, keep)
+    }
+    #[inline]
+    fn s7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x8888]) & d
+    }
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s7(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let within = s5(e, pos, v, d, cand);
+        let keep = |c: usize| b7(e, pos, v, c as u16);
+        e.program().board.rows_where(0, within, keep)
+    }
+    #[inline]
+    fn s10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1111]) & d
+    }
+    #[inline]
+    fn s11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s10(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 0, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s8(e, pos, v, d, cand) | s11(e, pos, v, d, cand)
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -19511,7 +27564,7 @@ mod p21 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
-        !s6(e, pos, v, one, cand).is_empty()
+        !s12(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b12<'p, H: Host<'p, P>, const L: usize>(
@@ -19524,7 +27577,7 @@ mod p21 {
     }
 }
 /// Terraces
-mod p22 {
+mod p24 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -20120,7 +28173,7 @@ mod p22 {
     }
 }
 /// Weighted Claims
-mod p23 {
+mod p25 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -21684,7 +29737,7 @@ mod p23 {
     }
 }
 /// Widefive
-mod p24 {
+mod p26 {
     use super::*;
     /// Cell sets: 16 word(s), room for 1024 cells.
     type S = CellBits<16>;

@@ -127,7 +127,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0xfb437dfe964193e7,
+        fingerprint: 0xe78ea2ab7a43117e,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -295,7 +295,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0x9ef540508fd4af65,
+        fingerprint: 0xf87784daeb0cf9af,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -305,7 +305,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0x644c9e932f137166,
+        fingerprint: 0x90d742ab8cc918d0,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -21655,7 +21655,7 @@ mod p12 {
     }
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s17(e, &pos, &v, ALL, 0).iter() {
+        for c in s21(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -21664,7 +21664,7 @@ mod p12 {
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i13(e, &pos, &v, 0);
+        let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21690,7 +21690,7 @@ mod p12 {
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(5, e.rt_mover());
-        for c in s29(e, &pos, &v, ALL, 0).iter() {
+        for c in s33(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -21698,7 +21698,7 @@ mod p12 {
     }
     #[inline]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s33(e, &pos, &v, ALL, 0).iter() {
+        for c in s37(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -21707,7 +21707,7 @@ mod p12 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i14(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21893,14 +21893,7 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s13(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b3(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i11(e, pos, v, cand))) & d
     }
     #[inline]
     fn s15<'p, H: Host<'p, P>, const L: usize>(
@@ -21910,7 +21903,8 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let x = s14(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
     fn s16<'p, H: Host<'p, P>, const L: usize>(
@@ -21920,7 +21914,7 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        pos.of_player(e.rt_mover()) & d
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i14(e, pos, v, cand))) & d
     }
     #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(
@@ -21930,8 +21924,49 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s15(e, pos, v, ALL, cand);
-        let end = s16(e, pos, v, ALL, cand);
+        let x = s16(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s15(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+    #[inline]
+    fn s20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+    #[inline]
+    fn s21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let run = s19(e, pos, v, ALL, cand);
+        let end = s20(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = match e.rt_mover() {
             0 => {
@@ -21970,7 +22005,7 @@ mod p12 {
         out & d
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
+    fn s22<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
@@ -21980,14 +22015,14 @@ mod p12 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
+    fn s23<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
         cand: u16,
     ) -> S {
-        let of = s18(e, pos, v, ALL, cand);
+        let of = s22(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => {
                 (of.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f7f, 0x7f]))
@@ -21999,49 +22034,6 @@ mod p12 {
             }
         };
         d & x
-    }
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s20(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
     fn s24<'p, H: Host<'p, P>, const L: usize>(
@@ -22072,7 +22064,9 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        d - pos.occupied
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
     }
     #[inline]
     fn s27<'p, H: Host<'p, P>, const L: usize>(
@@ -22082,7 +22076,7 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        S::from_words([0x81818181818181ff, 0x8181]) & d
+        R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
     fn s28<'p, H: Host<'p, P>, const L: usize>(
@@ -22092,8 +22086,7 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s26(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s27(e, pos, v, x, cand) }
+        d - pos.occupied
     }
     #[inline]
     fn s29<'p, H: Host<'p, P>, const L: usize>(
@@ -22104,10 +22097,52 @@ mod p12 {
         cand: u16,
     ) -> S {
         let x = s28(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s25(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s27(e, pos, v, x, cand) }
     }
     #[inline]
     fn s30<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s31<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x81818181818181ff, 0x8181]) & d
+    }
+    #[inline]
+    fn s32<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s30(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s31(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s33<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s32(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s29(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s34<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
@@ -22119,19 +22154,19 @@ mod p12 {
         one & d
     }
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
+    fn s35<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
         cand: u16,
     ) -> S {
-        let of = s30(e, pos, v, ALL, cand);
+        let of = s34(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xfefefefefefefefe, 0xfefe])).shifted(-1);
         x & d
     }
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
+    fn s36<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
@@ -22141,15 +22176,15 @@ mod p12 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
+    fn s37<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
         cand: u16,
     ) -> S {
-        let x = s32(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s31(e, pos, v, x, cand) }
+        let x = s36(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s35(e, pos, v, x, cand) }
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -22241,7 +22276,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        2147483647
     }
     #[inline]
     fn i10<'p, H: Host<'p, P>, const L: usize>(
@@ -22250,7 +22285,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        0
+        -2147483648
     }
     #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(
@@ -22259,7 +22294,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        AXIS0[usize::from(v[0])]
+        if b1(e, pos, v, cand) { i9(e, pos, v, cand) } else { i10(e, pos, v, cand) }
     }
     #[inline]
     fn i12<'p, H: Host<'p, P>, const L: usize>(
@@ -22268,7 +22303,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        2147483647
     }
     #[inline]
     fn i13<'p, H: Host<'p, P>, const L: usize>(
@@ -22277,7 +22312,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Div, i11(e, pos, v, cand), i12(e, pos, v, cand))
+        -2147483648
     }
     #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(
@@ -22286,7 +22321,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        1
+        if b2(e, pos, v, cand) { i12(e, pos, v, cand) } else { i13(e, pos, v, cand) }
     }
     #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(
@@ -22295,10 +22330,64 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        pos.counters[0]
+        i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+    #[inline]
+    fn i20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<2, 3, 86, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i22<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
@@ -22349,7 +22438,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Lt, i9(e, pos, v, cand), i10(e, pos, v, cand))
+        compare(CmpOp::Lt, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(
@@ -22358,7 +22447,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i15(e, pos, v, cand), i16(e, pos, v, cand))
+        compare(CmpOp::Ge, i21(e, pos, v, cand), i22(e, pos, v, cand))
     }
     /// The cells after each cell along shift -7.
     static RAY0: [S; 80] = [
@@ -50524,17 +50613,52 @@ mod p30 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s19(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b6(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i15(e, pos, v, cand))) & d
     }
     #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s20(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s22<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i18(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s23<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s22(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s24<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s21(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s25<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
@@ -50671,7 +50795,7 @@ mod p30 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        2147483647
     }
     #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(
@@ -50680,7 +50804,61 @@ mod p30 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Div, i12(e, pos, v, cand), i13(e, pos, v, cand))
+        -2147483648
+    }
+    #[inline]
+    fn i15<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        if b4(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
+    }
+    #[inline]
+    fn i16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2147483647
+    }
+    #[inline]
+    fn i17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -2147483648
+    }
+    #[inline]
+    fn i18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        if b5(e, pos, v, cand) { i16(e, pos, v, cand) } else { i17(e, pos, v, cand) }
+    }
+    #[inline]
+    fn i19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i12(e, pos, v, cand), i19(e, pos, v, cand))
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -51554,17 +51732,52 @@ mod p31 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s19(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b6(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i15(e, pos, v, cand))) & d
     }
     #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s20(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s22<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i18(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s23<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s22(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s24<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s21(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s25<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
@@ -51701,7 +51914,7 @@ mod p31 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        2147483647
     }
     #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(
@@ -51710,7 +51923,61 @@ mod p31 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Div, i12(e, pos, v, cand), i13(e, pos, v, cand))
+        -2147483648
+    }
+    #[inline]
+    fn i15<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        if b4(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
+    }
+    #[inline]
+    fn i16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2147483647
+    }
+    #[inline]
+    fn i17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -2147483648
+    }
+    #[inline]
+    fn i18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        if b5(e, pos, v, cand) { i16(e, pos, v, cand) } else { i17(e, pos, v, cand) }
+    }
+    #[inline]
+    fn i19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 15, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Div, i12(e, pos, v, cand), i19(e, pos, v, cand))
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(

@@ -598,6 +598,10 @@ impl Emitter<'_> {
             }
             SetExpr::Brackets { run, end, .. } => self.set_reads(*run) | self.set_reads(*end),
             SetExpr::AxisCmp { value, .. } => self.int_reads(*value),
+            SetExpr::AxisRows { base, cond, .. } => self.set_reads(*base) | self.bool_reads(*cond),
+            SetExpr::AxisKey {
+                base, key, value, ..
+            } => self.set_reads(*base) | self.int_reads(*key) | self.int_reads(*value),
             // A turn variable's value, kept in a local slot.
             SetExpr::Placed { slot, .. } => Reads::local(self.placed_local(*slot)),
         }

@@ -267,6 +267,8 @@ impl Emitter<'_> {
             | SetExpr::Line { .. }
             | SetExpr::Placed { .. }
             | SetExpr::AxisCmp { .. }
+            | SetExpr::AxisRows { .. }
+            | SetExpr::AxisKey { .. }
             | SetExpr::Where { .. } => self.set_body_more(id),
         }
     }
@@ -325,6 +327,35 @@ impl Emitter<'_> {
                 let op = variant(op);
                 let value = i_call(*value);
                 quote!(S::from_set(e.program().board.axis_cmp(#axis, CmpOp::#op, #value)) & d)
+            }
+            SetExpr::AxisRows { base, axis, cond } => {
+                let base = s_call(*base, &quote!(d));
+                let axis = lit(usize::from(*axis));
+                let f = format_ident!("b{}", *cond);
+                quote! {
+                    let within = #base;
+                    let keep = |c: usize| #f(e, pos, v, c as u16);
+                    e.program().board.rows_where(#axis, within, keep)
+                }
+            }
+            SetExpr::AxisKey {
+                base,
+                axis,
+                key,
+                op,
+                value,
+            } => {
+                let base = s_call(*base, &quote!(d));
+                let axis = lit(usize::from(*axis));
+                let f = format_ident!("i{}", *key);
+                let op = variant(op);
+                let value = i_call(*value);
+                quote! {
+                    let within = #base;
+                    let value = #value;
+                    let keep = |c: usize| compare(CmpOp::#op, #f(e, pos, v, c as u16), value);
+                    e.program().board.rows_where(#axis, within, keep)
+                }
             }
             SetExpr::Where { base, cond } => {
                 let base = s_call(*base, &quote!(d));

@@ -393,6 +393,8 @@ impl Emitter<'_> {
             | SetExpr::Between { .. }
             | SetExpr::Brackets { .. }
             | SetExpr::AxisCmp { .. }
+            | SetExpr::AxisRows { .. }
+            | SetExpr::AxisKey { .. }
             | SetExpr::Local(_)
             | SetExpr::Placed { .. } => false,
         }

@@ -499,6 +499,21 @@ impl Dumper<'_> {
                 index_ref(&self.axes, usize::from(*axis)),
                 cmp_op(*op)
             ),
+            SetExpr::AxisRows { base, axis, cond } => format!(
+                "s{base} by rows of {} where b{cond}",
+                index_ref(&self.axes, usize::from(*axis))
+            ),
+            SetExpr::AxisKey {
+                base,
+                axis,
+                key,
+                op,
+                value,
+            } => format!(
+                "s{base} by rows of {} where i{key} {} i{value}",
+                index_ref(&self.axes, usize::from(*axis)),
+                cmp_op(*op)
+            ),
         }
     }
 

@@ -61,17 +61,18 @@ pub struct Marker {
     pub legend: String,
 }
 
-/// The source span (byte range) of each `require` statement, by the condition it lowered to:
-/// what `play`'s `why` quotes when a rule refuses a move. Source positions are not part of the
+/// The source span (byte range) of each `require` statement, by the condition it lowered to
+/// (or of each `pick`'s set, by the set): what `play`'s `why` quotes when a rule refuses a move. Source positions are not part of the
 /// program's meaning, so they are left out of its hash and its debug text (the fingerprint of
 /// generated code), and the IR text form does not keep them.
 #[derive(Clone, Default)]
 pub struct RuleSpans(pub Vec<(BoolId, (usize, usize))>);
 
 impl RuleSpans {
-    /// The span of the `require` whose condition is `cond`, if the source had one.
+    /// The span of the `require` whose condition is `cond` (or of the `pick` set `cond`), if
+    /// the source had one.
     #[must_use]
-    pub fn of(&self, cond: BoolId) -> Option<(usize, usize)> {
+    pub fn of(&self, cond: u16) -> Option<(usize, usize)> {
         self.0.iter().find(|(b, _)| *b == cond).map(|(_, s)| *s)
     }
 }
@@ -129,6 +130,9 @@ pub struct Program {
     pub history_ignores: HistoryIgnores,
     /// Where each `require` of the source is, for explaining a refused move.
     pub rule_spans: RuleSpans,
+    /// Where the set of each `pick` of a cell is in the source, by the set it lowered to, for
+    /// explaining a cell the `pick` leaves out.
+    pub pick_spans: RuleSpans,
 }
 
 /// What `repetitions` leaves out of the positions it compares: counter slots, and whether the
@@ -274,6 +278,29 @@ impl Board {
             CmpOp::Eq => le(v) - le(v.saturating_sub(1)),
             CmpOp::Ne => self.all - (le(v) - le(v.saturating_sub(1))),
         }
+    }
+
+    /// The cells of `within` whose row along `axis` (the cells sharing that coordinate)
+    /// passes `keep`, asked of the row's first cell: a condition that reads a cell only through
+    /// that coordinate is tested once per row that meets `within`, not once per cell.
+    #[inline]
+    pub fn rows_where<const W: usize>(
+        &self,
+        axis: usize,
+        within: CellBits<W>,
+        mut keep: impl FnMut(Cell) -> bool,
+    ) -> CellBits<W> {
+        let mut out = CellBits::<W>::EMPTY;
+        let mut below = CellBits::<W>::EMPTY;
+        for at_most in &self.axis_tables[axis].1 {
+            let at_most = at_most.resized::<W>();
+            let row = at_most - below;
+            below = at_most;
+            if row.intersects(&within) && row.first().is_some_and(&mut keep) {
+                out |= row;
+            }
+        }
+        out & within
     }
 }
 
@@ -806,6 +833,23 @@ pub enum SetExpr {
     /// Cells whose coordinate on `axis` compares with `value` by `op` (a table lookup).
     AxisCmp {
         axis: u8,
+        op: CmpOp,
+        value: IntId,
+    },
+    /// The cells of `base` whose row along `axis` passes `cond`, tested once per row
+    /// ([`Board::rows_where`]): `cond` reads the candidate only through that coordinate.
+    AxisRows {
+        base: SetId,
+        axis: u8,
+        cond: BoolId,
+    },
+    /// The cells of `base` whose row along `axis` has a `key` that compares with `value` by
+    /// `op`: `key` reads the candidate only through that coordinate and is computed once per
+    /// row ([`Board::rows_where`]), `value` does not read it and is computed once.
+    AxisKey {
+        base: SetId,
+        axis: u8,
+        key: IntId,
         op: CmpOp,
         value: IntId,
     },

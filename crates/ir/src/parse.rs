@@ -631,6 +631,7 @@ impl<'t> Parser<'t> {
             options,
             history_ignores,
             rule_spans: super::RuleSpans::default(),
+            pick_spans: super::RuleSpans::default(),
         };
         self.check_refs(&program)?;
         check_layers(&program, &layer_lines)?;
@@ -1489,6 +1490,30 @@ impl<'t> Parser<'t> {
         }
         if c.peek_id("s") {
             let a = self.id(c, "s", Kind::Set)?;
+            if c.eat_word("by") {
+                c.expect_word("rows")?;
+                c.expect_word("of")?;
+                let axis = self.axes.read_u8(c)?;
+                c.expect_word("where")?;
+                if c.peek_id("i") {
+                    let key = self.id(c, "i", Kind::Int)?;
+                    let op = cmp_op(c)?;
+                    let value = self.id(c, "i", Kind::Int)?;
+                    return Ok(SetExpr::AxisKey {
+                        base: a,
+                        axis,
+                        key,
+                        op,
+                        value,
+                    });
+                }
+                let cond = self.id(c, "b", Kind::Bool)?;
+                return Ok(SetExpr::AxisRows {
+                    base: a,
+                    axis,
+                    cond,
+                });
+            }
             if c.eat_word("where") {
                 let cond = self.id(c, "b", Kind::Bool)?;
                 return Ok(SetExpr::Where { base: a, cond });
@@ -2558,6 +2583,18 @@ end
             SetExpr::AxisCmp {
                 axis: 0,
                 op: CmpOp::Ge,
+                value: 2,
+            },
+            SetExpr::AxisRows {
+                base: 0,
+                axis: 0,
+                cond: 1,
+            },
+            SetExpr::AxisKey {
+                base: 0,
+                axis: 0,
+                key: 1,
+                op: CmpOp::Ne,
                 value: 2,
             },
         ];

@@ -259,6 +259,20 @@ fn classify(p: &Program, id: u16, var: u8) -> Option<Change> {
             }
             classify(p, *base, var)?
         }
+        SetExpr::AxisKey {
+            base, key, value, ..
+        } => {
+            if !is_fixed_int(p, *key, var) || !is_fixed_int(p, *value, var) {
+                return None;
+            }
+            classify(p, *base, var)?
+        }
+        SetExpr::AxisRows { base, cond, .. } => {
+            if !is_fixed_bool(p, *cond, var) {
+                return None;
+            }
+            classify(p, *base, var)?
+        }
     };
     Some(c.closed())
 }

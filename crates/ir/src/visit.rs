@@ -74,6 +74,17 @@ impl SetExpr {
                 f(Operand::Bool(*cond));
             }
             SetExpr::AxisCmp { value, .. } => f(Operand::Int(*value)),
+            SetExpr::AxisRows { base, cond, .. } => {
+                f(Operand::Set(*base));
+                f(Operand::Bool(*cond));
+            }
+            SetExpr::AxisKey {
+                base, key, value, ..
+            } => {
+                f(Operand::Set(*base));
+                f(Operand::Int(*key));
+                f(Operand::Int(*value));
+            }
         }
     }
 }
@@ -448,8 +459,26 @@ mod tests {
                 },
                 vec![Int(7)],
             ),
+            (
+                SetExpr::AxisRows {
+                    base: 1,
+                    axis: 0,
+                    cond: 3,
+                },
+                vec![Set(1), Bool(3)],
+            ),
+            (
+                SetExpr::AxisKey {
+                    base: 1,
+                    axis: 0,
+                    key: 4,
+                    op: CmpOp::Eq,
+                    value: 5,
+                },
+                vec![Set(1), Int(4), Int(5)],
+            ),
         ];
-        check(&cases, 23, |x, f| x.for_each_operand(f));
+        check(&cases, 25, |x, f| x.for_each_operand(f));
     }
 
     #[test]

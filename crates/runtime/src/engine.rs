@@ -127,12 +127,28 @@ struct Walk<'o> {
     /// With text: who makes the choices being spelled now, and who makes the next `pick`.
     voice: u8,
     chooser: Option<u8>,
-    /// Generating for [`Engine::refusals`]: the moves one failed `require` refused, each with
-    /// that `require`'s condition.
-    refusals: Option<Vec<(Move, BoolId)>>,
-    /// Generating for [`Engine::refusals`]: the `require` that failed on this way, which the
-    /// walk goes on past (a second failure ends the way).
-    refused_by: Option<BoolId>,
+    /// Generating for [`Engine::refusals`]: the moves one failed `require` or one cell a
+    /// `pick` left out refused, each with what refused it.
+    refusals: Option<Vec<(Move, RefusedBy)>>,
+    /// Generating for [`Engine::refusals`]: the `require` that failed on this way, or the
+    /// `pick` that left its cell out, which the walk goes on past (a second failure ends it).
+    refused_by: Option<RefusedBy>,
+}
+
+/// What refuses a move [`Engine::refusals`] lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusedBy {
+    /// The `require` with this condition fails (its source: [`Program::rule_spans`]).
+    Rule(BoolId),
+    /// A `pick` from the set `set` (its source: [`Program::pick_spans`]) leaves `cell` out:
+    /// `part` is the innermost operand of an `&`, a `-` or a `where` of the set's expression
+    /// that leaves it out, `inside` when the cell is in it (the right side of a `-`).
+    Pick {
+        set: SetId,
+        cell: u16,
+        part: SetId,
+        inside: bool,
+    },
 }
 
 /// The most ways through a turn [`Engine::refusals`] records.
@@ -143,8 +159,8 @@ pub const MAX_REFUSALS: usize = 20_000;
 pub struct Refusal {
     /// The move's decisions, as a legal move's would be.
     pub decisions: Move,
-    /// The condition of the `require` that refuses it (its source: [`Program::rule_spans`]).
-    pub rule: BoolId,
+    /// What refuses it.
+    pub by: RefusedBy,
     /// The move's notation.
     pub text: String,
 }
@@ -534,10 +550,10 @@ impl<'p> Engine<'p> {
         let refused = walk.refusals.unwrap_or_default();
         refused
             .into_iter()
-            .map(|(decisions, rule)| Refusal {
+            .map(|(decisions, by)| Refusal {
                 text: self.move_text(&decisions),
                 decisions,
-                rule,
+                by,
             })
             .collect()
     }
@@ -1247,6 +1263,9 @@ impl<'p> Engine<'p> {
             return Some(pc + 1);
         }
         let set = self.eval_set::<W>(from, vars, self.all::<W>(), 0);
+        if walk.refused_by.is_none() && walk.refusals.is_some() {
+            self.pick_refusals::<W>(code, pc, (var, from), set, vars, walk);
+        }
         let len = walk.current.len();
         if code.decided[pc + 1] {
             // Each candidate completes a move at once: no need to run the rest.
@@ -1276,6 +1295,74 @@ impl<'p> Engine<'p> {
             self.rollback(mark);
         }
         None
+    }
+
+    /// Generating for [`Engine::refusals`]: the ways through the turn with each cell the
+    /// `pick` leaves out, each refused by that `pick` (a later failure ends the way).
+    fn pick_refusals<const W: usize>(
+        &mut self,
+        code: &Code,
+        pc: usize,
+        (var, from): (u8, SetId),
+        set: CellBits<W>,
+        vars: &Vars,
+        walk: &mut Walk,
+    ) {
+        let len = walk.current.len();
+        let mark = self.trail.len();
+        for c in (self.all::<W>() - set).iter() {
+            let full = walk
+                .refusals
+                .as_ref()
+                .is_none_or(|r| r.len() >= MAX_REFUSALS);
+            if full || walk.out_of_steps() {
+                break;
+            }
+            let (part, inside) = self.excluding_part::<W>(from, c, vars);
+            let cell = c as u16;
+            walk.refused_by = Some(RefusedBy::Pick {
+                set: from,
+                cell,
+                part,
+                inside,
+            });
+            let mut v = *vars;
+            v.cells[usize::from(var)] = cell;
+            if walk.push_cell(c, self.wide_picks) {
+                if code.decided[pc + 1] {
+                    self.leaf::<true>(walk);
+                } else {
+                    self.exec::<true, W>(code, pc + 1, v, walk);
+                }
+            }
+            walk.current.truncate(len);
+            self.rollback(mark);
+        }
+        walk.refused_by = None;
+    }
+
+    /// The innermost operand of an `&`, a `-` or a `where` of set `id` that leaves `cell` out,
+    /// and whether the cell is in it (the right side of a `-`): what `why` names.
+    fn excluding_part<const W: usize>(&self, id: SetId, cell: usize, vars: &Vars) -> (SetId, bool) {
+        let has = |s: SetId| {
+            self.eval_set::<W>(s, vars, self.all::<W>(), 0)
+                .contains(cell)
+        };
+        match self.program.sets[usize::from(id)] {
+            SetExpr::Inter(a, b) => {
+                let out = if has(a) { b } else { a };
+                self.excluding_part::<W>(out, cell, vars)
+            }
+            SetExpr::Diff(a, b) if has(a) => (b, true),
+            SetExpr::Diff(base, _)
+            | SetExpr::Where { base, .. }
+            | SetExpr::AxisRows { base, .. }
+                if !has(base) =>
+            {
+                self.excluding_part::<W>(base, cell, vars)
+            }
+            _ => (id, false),
+        }
     }
 
     /// `let`: generating keeps the set for the rest of the walk and restores the slot after;
@@ -1377,7 +1464,7 @@ impl<'p> Engine<'p> {
                 .as_ref()
                 .is_some_and(|r| r.len() < MAX_REFUSALS)
         {
-            walk.refused_by = Some(cond);
+            walk.refused_by = Some(RefusedBy::Rule(cond));
             self.exec::<true, W>(code, pc + 1, *vars, walk);
             walk.refused_by = None;
         }
@@ -1936,9 +2023,8 @@ impl<'p> Engine<'p> {
             SetExpr::Placed { slot, table } => self
                 .placement(*table, vars.placed[usize::from(*slot)])
                 .map_or(CellBits::EMPTY, |inst| inst.cells.resized::<W>() & domain),
-            SetExpr::AxisCmp { axis, op, value } => {
-                let v = self.eval_int::<W>(*value, vars, candidate);
-                p.board.axis_cmp(usize::from(*axis), *op, v).resized::<W>() & domain
+            SetExpr::AxisCmp { .. } | SetExpr::AxisRows { .. } | SetExpr::AxisKey { .. } => {
+                self.eval_axis_set::<W>(id, vars, domain, candidate)
             }
             SetExpr::Where { base, cond } => {
                 let x = self.eval_set::<W>(*base, vars, domain, candidate);
@@ -1950,6 +2036,42 @@ impl<'p> Engine<'p> {
                 }
                 out
             }
+        }
+    }
+
+    /// [`Engine::eval_set`] for the lookups in the board's table of cells by coordinate.
+    #[inline]
+    fn eval_axis_set<const W: usize>(
+        &self,
+        id: SetId,
+        vars: &Vars,
+        domain: CellBits<W>,
+        candidate: u16,
+    ) -> CellBits<W> {
+        let p = self.program;
+        match &p.sets[usize::from(id)] {
+            SetExpr::AxisCmp { axis, op, value } => {
+                let v = self.eval_int::<W>(*value, vars, candidate);
+                p.board.axis_cmp(usize::from(*axis), *op, v).resized::<W>() & domain
+            }
+            SetExpr::AxisRows { base, axis, cond } => {
+                let within = self.eval_set::<W>(*base, vars, domain, candidate);
+                let keep = |c: usize| self.eval_bool::<W>(*cond, vars, c as u16);
+                p.board.rows_where(usize::from(*axis), within, keep)
+            }
+            SetExpr::AxisKey {
+                base,
+                axis,
+                key,
+                op,
+                value,
+            } => {
+                let within = self.eval_set::<W>(*base, vars, domain, candidate);
+                let value = self.eval_int::<W>(*value, vars, candidate);
+                let keep = |c: usize| compare(*op, self.eval_int::<W>(*key, vars, c as u16), value);
+                p.board.rows_where(usize::from(*axis), within, keep)
+            }
+            _ => CellBits::EMPTY,
         }
     }
 

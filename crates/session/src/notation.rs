@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use rulestone_ir::Program;
-use rulestone_runtime::{Engine, GameResult, Move};
+use rulestone_runtime::{Engine, GameResult, Move, RefusedBy};
 
 /// The path as it should appear in messages: as given, with `/` separators.
 #[must_use]
@@ -283,14 +283,30 @@ fn what_stands_on(engine: &Engine<'_>, cell: usize) -> String {
 
 /// Which `require` of the game's source refuses the move written `text` here: the rules that
 /// refuse a move spelt `text` (spacing, letter case and punctuation aside) when every other
-/// rule of its way through the turn holds. Up to three rules are quoted.
+/// rule of its way through the turn holds. Up to three rules are quoted. With none, the
+/// `pick` whose set leaves out a cell of the move, when that is all that refuses it.
 pub fn refusing_rules(engine: &mut Engine<'_>, source: &str, text: &str) -> Option<String> {
     let typed = squashed(text);
     let mut rules: Vec<rulestone_ir::BoolId> = Vec::new();
+    let mut pick = None;
     for r in engine.refusals() {
-        if squashed(&r.text) == typed && !rules.contains(&r.rule) {
-            rules.push(r.rule);
+        if squashed(&r.text) != typed {
+            continue;
         }
+        match r.by {
+            RefusedBy::Rule(rule) if !rules.contains(&rule) => rules.push(rule),
+            RefusedBy::Rule(_) => {}
+            by @ RefusedBy::Pick { .. } => {
+                // The first refusal that can say why the cell is left out, else the first.
+                let telling = |b: Option<RefusedBy>| b.is_some_and(|b| tells_why(engine, b));
+                if pick.is_none() || (!telling(pick) && telling(Some(by))) {
+                    pick = Some(by);
+                }
+            }
+        }
+    }
+    if rules.is_empty() {
+        return pick.and_then(|by| left_out(engine, source, by));
     }
     let quoted: Vec<String> = rules
         .iter()
@@ -313,8 +329,63 @@ pub fn refusing_rules(engine: &mut Engine<'_>, source: &str, text: &str) -> Opti
     Some(format!("it is refused by {list}"))
 }
 
-/// ``the rule at line 42, `require not blocked(c)` ``: a rule's line and its first line.
-fn quote_rule(source: &str, (start, end): (usize, usize)) -> String {
+/// ``the cell `b3` is not in `empty & adjacent(c)` (line 12): it is not empty, it holds
+/// Black's pawn``: the set of the `pick` that leaves the cell out, and the part of it that does.
+fn left_out(engine: &Engine<'_>, source: &str, by: RefusedBy) -> Option<String> {
+    let RefusedBy::Pick {
+        set,
+        cell,
+        part,
+        inside,
+    } = by
+    else {
+        return None;
+    };
+    let program = engine.program();
+    let cell = usize::from(cell);
+    let name = program.board.names.get(cell)?;
+    let (line, expr) = quoted_span(source, program.pick_spans.of(set)?);
+    let reason = why_not_in(engine, cell, part, inside);
+    Some(format!(
+        "the cell `{name}` is not in `{expr}` (line {line}){reason}"
+    ))
+}
+
+/// Whether [`why_not_in`] can say why the `pick` refusal leaves its cell out.
+fn tells_why(engine: &Engine<'_>, by: RefusedBy) -> bool {
+    let RefusedBy::Pick {
+        cell, part, inside, ..
+    } = by
+    else {
+        return false;
+    };
+    !why_not_in(engine, usize::from(cell), part, inside).is_empty()
+}
+
+/// Why `cell` is left out by `part` of a set, as the end of a note, when it can be said.
+fn why_not_in(engine: &Engine<'_>, cell: usize, part: rulestone_ir::SetId, inside: bool) -> String {
+    use rulestone_ir::SetExpr;
+    let program = engine.program();
+    let stands = what_stands_on(engine, cell);
+    let stands = stands.trim_start_matches(": ");
+    if inside {
+        return format!(": it is in the part taken away by `-` ({stands})");
+    }
+    match program.sets.get(usize::from(part)) {
+        Some(SetExpr::Empty) => format!(": it is not empty, {stands}"),
+        Some(SetExpr::Occupied) => ": it is empty".to_string(),
+        Some(SetExpr::PlayerPieces(_) | SetExpr::Pieces { .. }) => {
+            format!(": it does not hold such a piece, {stands}")
+        }
+        Some(SetExpr::Where { .. } | SetExpr::AxisRows { .. } | SetExpr::AxisCmp { .. }) => {
+            ": its `where` condition does not hold".to_string()
+        }
+        _ => String::new(),
+    }
+}
+
+/// A span's line and its first line of text, `…` marking the rest of a longer one.
+fn quoted_span(source: &str, (start, end): (usize, usize)) -> (usize, String) {
     let line = source
         .get(..start)
         .map_or(0, |before| before.matches('\n').count())
@@ -326,7 +397,13 @@ fn quote_rule(source: &str, (start, end): (usize, usize)) -> String {
     } else {
         ""
     };
-    format!("the rule at line {line}, `{first}{cut}`")
+    (line, format!("{first}{cut}"))
+}
+
+/// ``the rule at line 42, `require not blocked(c)` ``: a rule's line and its first line.
+fn quote_rule(source: &str, span: (usize, usize)) -> String {
+    let (line, text) = quoted_span(source, span);
+    format!("the rule at line {line}, `{text}`")
 }
 
 /// The words of a move's text: its runs of letters and digits, lowercased.

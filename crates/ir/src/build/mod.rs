@@ -107,22 +107,16 @@ impl Program {
     }
 
     /// `base where cond`, in the cheapest form the passes find: the cells themselves when they
-    /// are known before play ([`static_where`]), a table lookup when `cond` only reads the
-    /// candidate's coordinates ([`axis_filter`]), else a test of each cell.
+    /// are known before play ([`static_where`]), lookups for what of `cond` reads the
+    /// candidate through one coordinate at a time ([`axis_filter`]), else a test of each cell.
     pub fn filter(&mut self, base: SetId, cond: BoolId) -> SetId {
         if self.const_bool(cond) == Some(true) {
             return base;
         }
         let s = match static_where::run(self, base, cond) {
             Some(cells) => SetExpr::Const(cells),
-            None => match axis_filter::run(self, cond) {
-                Some(filter) => {
-                    let f = self.push_set(filter);
-                    if self.const_set(base) == Some(self.board.all) {
-                        return f;
-                    }
-                    SetExpr::Inter(f, base)
-                }
+            None => match axis_filter::run(self, base, cond) {
+                Some(set) => return set,
                 None => SetExpr::Where { base, cond },
             },
         };
@@ -195,6 +189,21 @@ impl Program {
         let range = (span.start as usize, span.end as usize);
         self.rule_spans.0.push((c, range));
         c
+    }
+
+    /// Notes `s` as the set of the `pick` whose set is at `span` ([`Program::pick_spans`]); a
+    /// set another `pick` already uses is copied first, so each names one expression.
+    pub fn pick_set(&mut self, s: SetId, span: Span) -> SetId {
+        let s = if self.pick_spans.of(s).is_some() {
+            let copy = self.sets[usize::from(s)].clone();
+            self.push_set(copy)
+        } else {
+            s
+        };
+        self.pick_spans
+            .0
+            .push((s, (span.start as usize, span.end as usize)));
+        s
     }
 
     /// Gives the programs a game leaves out their meaning: no setup, and without `on no

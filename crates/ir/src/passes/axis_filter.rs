@@ -1,11 +1,138 @@
-//! A `where` filter `axis <op> value` (or mirrored), with a value that does not depend on the
-//! candidate, becomes a lookup in the board's table of cells by coordinate.
+//! A `where` filter that the board's table of cells by coordinate can answer, instead of a
+//! test of every cell: `axis <op> value` (or mirrored), with a value that does not read the
+//! candidate, is a lookup; a condition that reads the candidate only through one coordinate
+//! is tested once per row along that axis; an `and` of such conditions is the intersection of
+//! their lookups (the rest of the `and`, if any, is then tested only on the cells they leave),
+//! and an `or` of them the union.
 
-use crate::{BoolExpr, BoolId, CellRef, CmpOp, IntExpr, IntId, Operand, Program, SetExpr};
+use crate::{BoolExpr, BoolId, CellRef, CmpOp, IntExpr, IntId, Operand, Program, SetExpr, SetId};
 
-/// The table lookup that gives the cells passing `cond`, when it is such a filter.
-#[must_use]
-pub fn run(program: &Program, cond: BoolId) -> Option<SetExpr> {
+/// How a condition is answered without testing each cell.
+enum Lookup {
+    /// `axis op value`, the value not reading the candidate.
+    Cmp {
+        axis: u8,
+        op: CmpOp,
+        value: IntId,
+    },
+    /// `key op value`: `key` reads the candidate only through `axis` and is computed once per
+    /// row, `value` does not read it and is computed once.
+    Key {
+        axis: u8,
+        key: IntId,
+        op: CmpOp,
+        value: IntId,
+    },
+    /// A condition reading the candidate only through `axis`, tested once per row.
+    Rows {
+        axis: u8,
+        cond: BoolId,
+    },
+    /// A condition that does not read the candidate: all cells or none, tested once.
+    Whole(BoolId),
+    Union(Box<Lookup>, Box<Lookup>),
+    Inter(Box<Lookup>, Box<Lookup>),
+}
+
+/// `base where cond` with as much of `cond` as possible answered by lookups; `None` when no
+/// part of it can be. Comparisons come first (cheapest), then the per-row tests, each on the
+/// cells the previous ones left; the rest of the `and` last, on the cells left then.
+pub fn run(program: &mut Program, base: SetId, cond: BoolId) -> Option<SetId> {
+    let mut conjuncts = Vec::new();
+    flatten(program, cond, &mut conjuncts);
+    let mut lookups = Vec::new();
+    let mut rest = Vec::new();
+    for c in conjuncts {
+        match plan(program, c, false) {
+            Some(l) => lookups.push(l),
+            None => rest.push(c),
+        }
+    }
+    if lookups.is_empty() {
+        return None;
+    }
+    lookups.sort_by_key(|l| match l {
+        Lookup::Cmp { .. } | Lookup::Whole(_) => 0,
+        Lookup::Key { .. } => 1,
+        Lookup::Rows { .. } | Lookup::Union(..) | Lookup::Inter(..) => 2,
+    });
+    let mut set = base;
+    for l in lookups {
+        set = build(program, l, set);
+    }
+    if let Some((&first, others)) = rest.split_first() {
+        let cond = others
+            .iter()
+            .fold(first, |a, &b| program.and_or(true, a, b));
+        set = program.push_set(SetExpr::Where { base: set, cond });
+    }
+    Some(set)
+}
+
+/// The operands of the `and`s at the top of `cond`, left to right.
+fn flatten(program: &Program, cond: BoolId, out: &mut Vec<BoolId>) {
+    if let BoolExpr::And(a, b) = program.bools[usize::from(cond)] {
+        flatten(program, a, out);
+        flatten(program, b, out);
+    } else {
+        out.push(cond);
+    }
+}
+
+/// How `cond` as a whole is answered by lookups, if it can be. `nested`: inside an `or`,
+/// where a condition that does not read the candidate at all is answered once, all cells or
+/// none (at the top of the filter it is left to be tested on the cells the lookups leave).
+fn plan(program: &Program, cond: BoolId, nested: bool) -> Option<Lookup> {
+    if let Some(l) = comparison(program, cond) {
+        return Some(l);
+    }
+    match one_axis(program, Operand::Bool(cond)) {
+        Some(Some(axis)) => return Some(keyed(program, cond, axis)),
+        Some(None) if nested && !program.board.axes.is_empty() => {
+            return Some(Lookup::Whole(cond));
+        }
+        _ => {}
+    }
+    match program.bools[usize::from(cond)] {
+        BoolExpr::And(a, b) => Some(Lookup::Inter(
+            Box::new(plan(program, a, nested)?),
+            Box::new(plan(program, b, nested)?),
+        )),
+        BoolExpr::Or(a, b) => Some(Lookup::Union(
+            Box::new(plan(program, a, true)?),
+            Box::new(plan(program, b, true)?),
+        )),
+        _ => None,
+    }
+}
+
+/// A condition that reads the candidate through `axis` alone: a comparison of a key on that
+/// coordinate with a value that does not read the candidate computes the value once.
+fn keyed(program: &Program, cond: BoolId, axis: u8) -> Lookup {
+    if let BoolExpr::Cmp { op, lhs, rhs } = program.bools[usize::from(cond)] {
+        let free = |i: IntId| one_axis(program, Operand::Int(i)) == Some(None);
+        if free(rhs) {
+            return Lookup::Key {
+                axis,
+                key: lhs,
+                op,
+                value: rhs,
+            };
+        }
+        if free(lhs) {
+            return Lookup::Key {
+                axis,
+                key: rhs,
+                op: op.mirrored(),
+                value: lhs,
+            };
+        }
+    }
+    Lookup::Rows { axis, cond }
+}
+
+/// `axis op value` (or mirrored) with a value that does not read the candidate.
+fn comparison(program: &Program, cond: BoolId) -> Option<Lookup> {
     let BoolExpr::Cmp { op, lhs, rhs } = program.bools[usize::from(cond)] else {
         return None;
     };
@@ -21,11 +148,107 @@ pub fn run(program: &Program, cond: BoolId) -> Option<SetExpr> {
     };
     let free = |i: IntId| !mentions_candidate(program, i);
     if let Some(axis) = axis_of(lhs).filter(|_| free(rhs)) {
-        return Some(lookup(program, axis, op, rhs));
+        return Some(Lookup::Cmp {
+            axis,
+            op,
+            value: rhs,
+        });
     }
     let axis = axis_of(rhs).filter(|_| free(lhs))?;
     let op = op.mirrored();
-    Some(lookup(program, axis, op, lhs))
+    Some(Lookup::Cmp {
+        axis,
+        op,
+        value: lhs,
+    })
+}
+
+/// The axis through which `cond` (a condition or an integer) reads the candidate: `Some(None)`
+/// when it does not read it,
+/// `None` when it reads it otherwise (its cell, owner or membership), through two axes, or
+/// reads a set (a set's own `where` has a candidate of its own; any set counts, to be safe).
+fn one_axis(program: &Program, cond: Operand<'_>) -> Option<Option<u8>> {
+    let mut axis = None;
+    let mut other = false;
+    program.walk(cond, &mut |o| {
+        if other {
+            return false;
+        }
+        match o {
+            Operand::Int(i) => match program.ints[usize::from(i)] {
+                IntExpr::Axis {
+                    cell: CellRef::Candidate,
+                    axis: a,
+                } => {
+                    other |= axis.is_some_and(|x| x != a);
+                    axis = Some(a);
+                    false
+                }
+                _ => true,
+            },
+            Operand::Cell(CellRef::Candidate) | Operand::Set(_) => {
+                other = true;
+                false
+            }
+            _ => true,
+        }
+    });
+    (!other).then_some(axis)
+}
+
+/// Pushes the sets that answer `l` on the cells of `within`; the set's id.
+fn build(program: &mut Program, l: Lookup, within: SetId) -> SetId {
+    match l {
+        Lookup::Cmp { axis, op, value } => {
+            let s = lookup(program, axis, op, value);
+            let s = program.push_set(s);
+            if program.const_set(within) == Some(program.board.all) {
+                return s;
+            }
+            program.inter(s, within)
+        }
+        Lookup::Key {
+            axis,
+            key,
+            op,
+            value,
+        } => program.push_set(SetExpr::AxisKey {
+            base: within,
+            axis,
+            key,
+            op,
+            value,
+        }),
+        Lookup::Rows { axis, cond } => program.push_set(SetExpr::AxisRows {
+            base: within,
+            axis,
+            cond,
+        }),
+        Lookup::Whole(cond) => {
+            // All cells (every coordinate is at most the largest) or none, by one test.
+            let all = program.push_const(i64::from(i32::MAX));
+            let none = program.push_const(i64::from(i32::MIN));
+            let value = program.push_int(IntExpr::Cond {
+                cond,
+                then: all,
+                otherwise: none,
+            });
+            let l = Lookup::Cmp {
+                axis: 0,
+                op: CmpOp::Le,
+                value,
+            };
+            build(program, l, within)
+        }
+        Lookup::Union(a, b) => {
+            let (a, b) = (build(program, *a, within), build(program, *b, within));
+            program.union(a, b)
+        }
+        Lookup::Inter(a, b) => {
+            let a = build(program, *a, within);
+            build(program, *b, a)
+        }
+    }
 }
 
 /// The lookup, made once here when the value is a constant (a filter on a set that is not
@@ -81,11 +304,63 @@ mod tests {
         assert!(!text.contains(" with x "), "{text}");
     }
 
-    /// A value that reads the candidate (its own coordinate) is no lookup.
+    /// A value that reads the candidate's own coordinate is no lookup, but the condition reads
+    /// the candidate through that coordinate alone: it is tested once per row.
     #[test]
-    fn a_value_reading_the_candidate_stays_a_filter() {
+    fn a_condition_on_one_coordinate_is_tested_per_row() {
         let text = text("empty where x < x * n");
-        assert!(text.contains(" where "), "{text}");
+        assert!(text.contains(" by rows of x where b"), "{text}");
+        assert!(!text.contains(" s0 where "), "{text}");
+    }
+
+    const GRID: &str = "game \"T\"\nplayers A, B\nboard {\n    axes x, y\n    cells x in 0..5, y in 0..5\n    name \"{x}{y}\"\n}\npiece stone\ncounter n = 0\nturn {\n    pick c in empty\n    pick d in SET\n    put stone at d\n    n += 1\n}\non no moves {\n    lose mover\n}\n";
+
+    /// A line of the dump that tests each cell of a set (`sN where bM`).
+    fn tests_each_cell(line: &str) -> bool {
+        line.contains(" = s") && line.contains(" where b") && !line.contains(" by rows of ")
+    }
+
+    fn grid(set: &str) -> String {
+        dump(&crate::compile(&GRID.replace("SET", set), &[]).expect("compiles"))
+    }
+
+    /// An `and` of lookups is their intersection; an `or`, their union: no cell is tested.
+    #[test]
+    fn and_and_or_of_lookups_are_lookups() {
+        for cond in [
+            "x == c.x + 1 and y == c.y",
+            "x / 3 == c.x / 3 and y / 3 == c.y / 3",
+            "x == c.x or y == c.y",
+            "(x == c.x and y > n) or x + 1 == n",
+        ] {
+            let text = grid(&format!("cells where {cond}"));
+            assert!(!text.lines().any(tests_each_cell), "{cond}: {text}");
+        }
+        let text = grid("cells where x / 3 == n and y == c.y");
+        assert!(text.contains(" by rows of x where i"), "{text}");
+        let text = grid("cells where x / 3 == c.x / 3 and y / 3 == c.y / 3");
+        assert!(
+            text.contains("rows of x where i") && text.contains("rows of y where i"),
+            "{text}"
+        );
+    }
+
+    /// What of an `and` is no lookup is tested only on the cells the lookups leave.
+    #[test]
+    fn the_rest_of_an_and_tests_what_the_lookups_leave() {
+        let text = grid("empty where x == c.x and x + y == n");
+        assert!(text.contains(" = cells with x Eq i"), "{text}");
+        assert!(text.lines().any(tests_each_cell), "{text}");
+    }
+
+    /// A condition on two coordinates at once, or on the candidate cell itself, is tested on
+    /// each cell.
+    #[test]
+    fn a_condition_on_two_coordinates_stays_a_filter() {
+        for cond in ["x + y == n", "x < y and x > n"] {
+            let text = grid(&format!("empty where {cond}"));
+            assert!(text.lines().any(tests_each_cell), "{cond}: {text}");
+        }
     }
 
     /// A value reading the candidate through its cell id or a condition is no lookup either
@@ -106,10 +381,10 @@ mod tests {
                 Some((u16::try_from(b).ok()?, *rhs))
             })
             .expect("the filter's comparison");
-        assert!(super::run(&program, cond).is_some());
+        assert!(super::plan(&program, cond, false).is_some());
         let candidate = IntExpr::CellId(CellRef::Candidate);
         program.ints[usize::from(rhs)] = candidate.clone();
-        assert!(super::run(&program, cond).is_none());
+        assert!(super::plan(&program, cond, false).is_none());
         let yes = u16::try_from(program.ints.len()).expect("few ints");
         program.ints.push(candidate);
         program.ints.push(IntExpr::Const(1));
@@ -121,6 +396,6 @@ mod tests {
             then,
             otherwise,
         };
-        assert!(super::run(&program, cond).is_none());
+        assert!(super::plan(&program, cond, false).is_none());
     }
 }

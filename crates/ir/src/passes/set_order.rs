@@ -25,6 +25,7 @@ fn cost(program: &Program, id: SetId) -> u32 {
         SetExpr::Group { from, through, .. } => 40 + cost(from) + cost(through),
         SetExpr::First(of) => 2 + cost(of),
         SetExpr::Where { base, .. } => 20 + cost(base),
+        SetExpr::AxisRows { base, .. } | SetExpr::AxisKey { base, .. } => 5 + cost(base),
         // Lookups, and walks counted as one (their operands are not weighed).
         SetExpr::Const(_)
         | SetExpr::Empty

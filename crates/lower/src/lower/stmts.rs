@@ -124,7 +124,8 @@ impl<'a> Lowerer<'a> {
             let var = self.locals.dir(&var.name, var.span, relation)?;
             ops.push(Op::PickDir { var, relation });
         } else {
-            let from = self.set(from)?;
+            let set = self.set(from)?;
+            let from = self.prog.pick_set(set, from.span);
             let var = self.locals.cell(&var.name, var.span)?;
             ops.push(Op::Pick { var, from });
         }
