@@ -24,6 +24,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rulestone-lsp", 5),
     ("rulestone-session", 5),
     ("rulestone-precompiled", 5),
+    ("rulestone-plugin", 3),
     ("rulestone-engine", 6),
     ("rulestone-report", 6),
     ("rulestone-server", 7),
@@ -94,6 +95,18 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
             "rulestone",
             "clap",
             "plotters",
+        ],
+    ),
+    // The plugin loader needs the runtime alone (and the library it loads, the runtime alone).
+    (
+        "rulestone-plugin",
+        &[
+            "rulestone-syntax",
+            "rulestone-check",
+            "rulestone-lower",
+            "rulestone-codegen",
+            "rulestone",
+            "clap",
         ],
     ),
     // The Python module reaches plotters (SVG backend only) through `rulestone-report`, for
@@ -254,6 +267,7 @@ fn an_upward_or_forbidden_edge_is_reported() {
             "`rulestone-engine` reaches `clap`, which it must not depend on",
             "`rulestone-server` reaches `clap`, which it must not depend on",
             "`rulestone-precompiled` reaches `clap`, which it must not depend on",
+            "`rulestone-plugin` reaches `clap`, which it must not depend on",
             "`rulestone-python` reaches `clap`, which it must not depend on",
             "`rulestone-draw` reaches `clap`, which it must not depend on"
         ]

@@ -3,7 +3,8 @@
 `load` reads a `.game` file (or its text) into a `Game`; a `State` is a position in play, with
 moves by action id (OpenSpiel's style) or by notation, numpy observation tensors and undo. The
 agents (`mcts`, `alphabeta`, `random_move`, `agent`), `Game.perft`, `Game.playouts` and `Batch.step` run
-in Rust with the GIL released. `rulestone.campaign` (with Ray installed) plays `rulestone analyze`
+in Rust with the GIL released; `load_compiled` loads a game built by `rulestone compile`, which
+then runs at compiled speed. `rulestone.campaign` (with Ray installed) plays `rulestone analyze`
 and `rulestone arena` as Ray tasks and gathers the same reports. The reference is docs/python.md
 in the repository.
 """
@@ -18,6 +19,7 @@ from ._rulestone import (
     agent,
     alphabeta,
     load,
+    load_compiled,
     mcts,
     random_move,
 )
@@ -41,6 +43,7 @@ __all__ = [
     "agent",
     "alphabeta",
     "load",
+    "load_compiled",
     "mcts",
     "random_move",
 ]

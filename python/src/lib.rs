@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
+use rulestone_runtime::Compiled;
 use rulestone_session::Game;
 
 pub use errors::GameError;
@@ -93,9 +94,45 @@ pub(crate) fn load_sets(
     sets: Vec<(String, String)>,
 ) -> PyResult<(Game, Vec<(String, String)>)> {
     let (name, source) = source_of(path_or_text)?;
-    let loaded = py.detach(|| Game::load(&name, source, &sets, rulestone_precompiled::BUNDLED));
+    let compiled = compiled_now();
+    let loaded = py.detach(|| Game::load(&name, source, &sets, compiled));
     let game = loaded.map_err(|e| errors::load_error(&e))?;
     Ok((game, sets))
+}
+
+/// The compiled generators games load with: every plugin loaded with [`load_compiled`] (the
+/// latest first) and the bundled games', with the plugins' canonical paths.
+static COMPILED: std::sync::Mutex<(Compiled, Vec<std::path::PathBuf>)> =
+    std::sync::Mutex::new((rulestone_precompiled::BUNDLED, Vec::new()));
+
+fn compiled_now() -> Compiled {
+    COMPILED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .0
+}
+
+/// Loads a game compiled by `rulestone compile` (the library it builds, e.g.
+/// `target/rulestone-compiled/rulestone-compiled.so`): every game loaded after this call whose
+/// rules and options the library was compiled from runs on its compiled move generation
+/// (`game.backend` says `"compiled"`), even one compiled into the package. Returns the labels
+/// of the programs it holds; loading it again changes nothing. Raises `GameError` when the
+/// file is not such a library, or was built by another build of rulestone (another Rust
+/// compiler or rulestone source).
+#[pyfunction]
+fn load_compiled(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Vec<String>> {
+    let loaded = py
+        .detach(|| rulestone_plugin::load(&path))
+        .map_err(|e| errors::game_error(&format!("{e}\nhelp: {}", e.help()), Some("bad-plugin")))?;
+    let full = std::fs::canonicalize(&path).unwrap_or(path);
+    let mut all = COMPILED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !all.1.contains(&full) {
+        all.0 = loaded.and(all.0);
+        all.1.push(full);
+    }
+    Ok(loaded.turns().iter().map(|t| t.label.to_string()).collect())
 }
 
 /// [`load_sets`] with option values from keyword arguments.
@@ -136,6 +173,7 @@ fn _rulestone(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<state::PyBatch>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(load_compiled, m)?)?;
     agents::register(m)?;
     campaign::register(m)?;
     m.add("CHANCE_PLAYER", state::CHANCE)?;

@@ -1,22 +1,26 @@
-//! `rulestone compile`: game files to a `rulestone` binary whose move generation is compiled
-//! Rust ([`codegen`] crate), the way RBG compiles games to C++.
+//! `rulestone compile`: game files to compiled move generation (the [`codegen`] crate's Rust),
+//! the way RBG compiles games to C++.
 //!
-//! The command writes a small Cargo crate (the generated module plus a `main` that registers it
-//! and runs the ordinary CLI) and builds it with `cargo build --release`. The binary accepts
-//! every command and file `rulestone` does; for the compiled programs it generates moves with
-//! the compiled code, for anything else (another game, other options, a changed file) with the
-//! interpreter, so it is never wrong, only sometimes not faster.
+//! By default the command writes a small Cargo crate holding the generated module and builds it
+//! as a plugin: a shared library that depends on the runtime alone, which every front end loads
+//! (`rulestone --compiled LIB ...`, `rulestone serve`, the Python package's
+//! `rulestone.load_compiled`) after checking it was built for their runtime (the
+//! `rulestone-plugin` crate). Building only the runtime and the generated code keeps the first
+//! build short. With `--binary` the crate is instead the whole command line with the games linked
+//! in (what `--lto` optimises as one program). Either way compiled code runs only the programs
+//! it was generated from; anything else (another game, other options, a changed file) runs on
+//! the interpreter, so it is never wrong, only sometimes not faster.
 //!
 //! The build is arranged so that only the first one is slow: no link-time optimisation unless
 //! asked (a rebuild compiles only the generated module), and a binary run from its own build's
 //! `target/release/` builds every crate in that target directory (one shared build of rulestone
-//! and its dependencies), then copies the binary into the crate's `target/release/`. Cargo's lock
+//! and its dependencies), then copies what it built into the crate's directory. Cargo's lock
 //! on the target directory orders concurrent builds; it is not held while a program it built runs
 //! (`cargo run`, `cargo test`), so a compile started from one does not wait on it.
 //!
 //! Nothing of the user's is overwritten: `--out` must be a new or empty directory, or one an
 //! earlier compile made (it holds the marker file [`MARKER`]); `--module` writes only a new file
-//! or one an earlier compile wrote. Concurrent compiles never hand back each other's binary:
+//! or one an earlier compile wrote. Concurrent compiles never hand back each other's build:
 //! each crate's package is named after its directory (`package_name`), and a compile holds a
 //! lock on its directory's marker until it is done, so two into one directory take turns.
 
@@ -35,7 +39,7 @@ use rulestone_lower::CompileSet;
 
 #[derive(Debug, Args)]
 pub struct CompileArgs {
-    /// The game files (`.game`) to compile into one binary.
+    /// The game files (`.game`) to compile into one library (or binary).
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
@@ -47,9 +51,16 @@ pub struct CompileArgs {
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
 
-    /// Directory of the generated crate; the binary lands in its `target/release/`.
+    /// Directory of the generated crate; the library lands in it (with `--binary`, the binary in
+    /// its `target/release/`).
     #[arg(long, value_name = "DIR", default_value = "target/rulestone-compiled")]
     pub out: PathBuf,
+
+    /// Build a whole `rulestone` binary with the games linked in, instead of a library to load
+    /// with `--compiled`. Its first build compiles all of rulestone (CPU-minutes); with
+    /// `--lto` it is the fastest form.
+    #[arg(long)]
+    pub binary: bool,
 
     /// Write the crate without building it.
     #[arg(long)]
@@ -64,7 +75,7 @@ pub struct CompileArgs {
     /// crate of your own: `mod games;`, then pass `rulestone::runtime::Compiled::new(&games::TURNS)`
     /// to `rulestone::cli::main_with`, or ask that value for a program's `backend_for` and build
     /// engines with `Engine::with_backend`.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "no_build", "lto"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "no_build", "lto", "binary"])]
     pub module: Option<PathBuf>,
 
     /// The rulestone source tree the crate builds against [default: the one this binary was
@@ -74,6 +85,9 @@ pub struct CompileArgs {
 }
 
 const BINARY: &str = "rulestone-compiled";
+
+/// The name of the library a plugin build leaves in `--out` (with the platform's suffix).
+const LIBRARY: &str = "rulestone-compiled";
 
 /// The file `compile` writes into a crate directory it made, and locks while it works there.
 pub const MARKER: &str = ".rulestone-compiled";
@@ -140,13 +154,23 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
     }
     let _claim = claim_out_dir(&args.out)?;
     let package = package_name(&args.out);
-    write_crate(
-        &args.out,
-        &package,
-        &source,
-        &codegen::emit(&units),
-        args.lto,
-    )?;
+    if args.binary {
+        write_crate(
+            &args.out,
+            &package,
+            &source,
+            &codegen::emit(&units),
+            args.lto,
+        )?;
+    } else {
+        write_plugin_crate(
+            &args.out,
+            &package,
+            &source,
+            &codegen::emit_plugin(&units),
+            args.lto,
+        )?;
+    }
     let mut report = format!(
         "wrote {} ({} compiled):\n",
         shown(&args.out),
@@ -163,36 +187,54 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
             shown(&manifest)
         ));
     }
-    fetch(&manifest)?;
     let started = std::time::Instant::now();
-    let shared = shared_target(args.rulestone.is_none());
-    let mut build: Vec<&std::ffi::OsStr> = ["build", "--release", "--offline"]
-        .iter()
-        .map(std::ffi::OsStr::new)
-        .collect();
+    let shared = build_crate(&manifest, args.rulestone.is_none())?;
+    let first = args.files.first().map(|p| shown(p)).unwrap_or_default();
+    let took = format!("in {:.0} s", started.elapsed().as_secs_f64());
+    if args.binary {
+        let binary = place_binary(&args.out, &package, shared.as_deref())?;
+        return emit(&format!(
+            "built {} {took}\nuse it like rulestone, e.g.: {} bench {first}\n",
+            shown(&binary),
+            shown(&binary),
+        ));
+    }
+    let library = place_library(&args.out, &package, shared.as_deref())?;
+    emit(&format!(
+        "built {} {took}\nload it in any command, e.g.: rulestone --compiled {} bench {first}\n",
+        shown(&library),
+        shown(&library),
+    ))
+}
+
+/// Builds the crate in release (offline, after making sure its crates are in cargo's cache),
+/// in the shared target directory when there is one; returns that directory.
+fn build_crate(manifest: &Path, own_source: bool) -> Result<Option<PathBuf>> {
+    fetch(manifest)?;
+    let shared = shared_target(own_source);
     if let Some(dir) = &shared {
         eprintln!(
             "note: building in `{}`, the target directory of this binary's own build: rulestone \
              and its dependencies are built there once for every compiled crate",
             shown(dir)
         );
-        build.extend([std::ffi::OsStr::new("--target-dir"), dir.as_os_str()]);
     }
+    // Always named: a `CARGO_TARGET_DIR` of the user's must not move the build elsewhere.
+    let own = manifest.with_file_name("target");
+    let target = shared.as_deref().unwrap_or(&own);
+    let mut build: Vec<&std::ffi::OsStr> = ["build", "--release", "--offline"]
+        .iter()
+        .map(std::ffi::OsStr::new)
+        .collect();
+    build.extend([std::ffi::OsStr::new("--target-dir"), target.as_os_str()]);
     build.push(std::ffi::OsStr::new("--manifest-path"));
-    let status = cargo(&build, &manifest, false)?;
+    let status = cargo(&build, manifest, false)?;
     if !status.success() {
         return Err(CliError::new("cargo could not build the compiled crate")
             .note("its messages are above; `rulestone` itself still runs every game")
             .into());
     }
-    let binary = place_binary(&args.out, &package, shared.as_deref())?;
-    emit(&format!(
-        "built {} in {:.0} s\nuse it like rulestone, e.g.: {} bench {}\n",
-        shown(&binary),
-        started.elapsed().as_secs_f64(),
-        shown(&binary),
-        args.files.first().map(|p| shown(p)).unwrap_or_default()
-    ))
+    Ok(shared)
 }
 
 /// The target directory of the release build this binary came from (`DIR/release/rulestone`),
@@ -226,6 +268,26 @@ fn place_binary(out: &Path, package: &str, shared: Option<&Path>) -> Result<Path
     std::fs::create_dir_all(&folder).map_err(|e| CliError::io("create", &folder, &e))?;
     std::fs::copy(&built, &binary).map_err(|e| CliError::io("write", &binary, &e))?;
     Ok(binary)
+}
+
+/// Where the library lands: `OUT/rulestone-compiled.so` (the platform's suffix), copied there
+/// from the target directory the package was built in (shared, or the crate's own).
+fn place_library(out: &Path, package: &str, shared: Option<&Path>) -> Result<PathBuf> {
+    use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
+    let library = out.join(format!("{LIBRARY}{DLL_SUFFIX}"));
+    let built = shared
+        .unwrap_or(&out.join("target"))
+        .join("release")
+        .join(format!(
+            "{DLL_PREFIX}{}{DLL_SUFFIX}",
+            package.replace('-', "_")
+        ));
+    // A new file, not the old one overwritten in place: a process that loaded the old library
+    // keeps its pages.
+    let fresh = out.join(format!("{LIBRARY}{DLL_SUFFIX}.new"));
+    std::fs::copy(&built, &fresh).map_err(|e| CliError::io("write", &fresh, &e))?;
+    std::fs::rename(&fresh, &library).map_err(|e| CliError::io("write", &library, &e))?;
+    Ok(library)
 }
 
 /// The package (and binary) name of the crate in `out`: `rulestone-compiled-` and a hash of the
@@ -341,6 +403,26 @@ fn fetch(manifest: &Path) -> Result<()> {
     )
 }
 
+/// The plugin crate: the generated library on the runtime alone, built as a `cdylib`.
+fn write_plugin_crate(
+    out: &Path,
+    package: &str,
+    source: &Path,
+    library: &str,
+    lto: bool,
+) -> Result<()> {
+    let manifest = format!(
+        "# @generated by `rulestone compile`.\n[package]\nname = \"{package}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n# A library that rulestone's front ends load (`rulestone --compiled FILE`): the generated\n# move generation and two functions with C linkage that the loader calls.\n[lib]\npath = \"src/lib.rs\"\ncrate-type = [\"cdylib\"]\n\n[dependencies]\nrulestone-runtime = {{ path = {:?} }}\n\n{}\n# Not part of any enclosing workspace.\n[workspace]\n",
+        source.join("crates").join("runtime").display().to_string(),
+        profile(lto)
+    );
+    write_files(
+        out,
+        source,
+        &[("Cargo.toml", manifest.as_str()), ("src/lib.rs", library)],
+    )
+}
+
 fn write_crate(out: &Path, package: &str, source: &Path, module: &str, lto: bool) -> Result<()> {
     let manifest = format!(
         "# @generated by `rulestone compile`.\n[package]\nname = \"{package}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\n# The generated module (src/games.rs) builds on the runtime alone; src/main.rs is the\n# rulestone command line around it, without the bundled games' compiled code (feature\n# `bundled`): only this crate's programs are compiled.\nrulestone-runtime = {{ path = {:?} }}\nrulestone = {{ path = {:?}, default-features = false }}\n\n{}\n# Not part of any enclosing workspace.\n[workspace]\n",
@@ -352,13 +434,29 @@ fn write_crate(out: &Path, package: &str, source: &Path, module: &str, lto: bool
                 mod games;\n\n\
                 fn main() -> std::process::ExitCode {\n    \
                 rulestone::cli::main_with(rulestone::runtime::Compiled::new(&games::TURNS))\n}\n";
+    write_files(
+        out,
+        source,
+        &[
+            ("Cargo.toml", manifest.as_str()),
+            ("src/main.rs", main),
+            ("src/games.rs", module),
+        ],
+    )
+}
+
+/// Writes the crate's files (the other kind's are removed: a crate is a library or a binary)
+/// and the lock file of rulestone's source.
+fn write_files(out: &Path, source: &Path, files: &[(&str, &str)]) -> Result<()> {
     let src = out.join("src");
     std::fs::create_dir_all(&src).map_err(|e| CliError::io("create", &src, &e))?;
-    for (path, text) in [
-        (out.join("Cargo.toml"), manifest.as_str()),
-        (src.join("main.rs"), main),
-        (src.join("games.rs"), module),
-    ] {
+    for stale in ["src/lib.rs", "src/main.rs", "src/games.rs"] {
+        if !files.iter().any(|(name, _)| *name == stale) {
+            let _ = std::fs::remove_file(out.join(stale));
+        }
+    }
+    for (name, text) in files {
+        let path = out.join(name);
         std::fs::write(&path, text).map_err(|e| CliError::io("write", &path, &e))?;
     }
     // The versions rulestone itself was built with: no crate is resolved afresh, so the build

@@ -78,6 +78,40 @@ pub fn emit_items(units: &[Unit<'_>]) -> String {
     unparse(file_tokens(units))
 }
 
+/// The library of a plugin crate (`crate-type = ["cdylib"]`, depending on the runtime alone):
+/// the items of [`emit`] and the two C-linkage functions a loader calls, named as
+/// `rulestone_runtime::plugin` names them. The loader calls the second only when the first
+/// returns its own ABI key.
+///
+/// # Panics
+///
+/// As [`emit`].
+#[must_use]
+pub fn emit_plugin(units: &[Unit<'_>]) -> String {
+    let items = file_tokens(units);
+    let mut out = String::from(HEADER);
+    out.push_str(&unparse(quote! {
+        #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
+        #items
+
+        #[doc = " The generators, for the program that loads this library."]
+        static COMPILED: rulestone_runtime::Compiled = rulestone_runtime::Compiled::new(&TURNS);
+
+        #[doc = " The ABI key this library's runtime was built with (NUL-terminated)."]
+        #[no_mangle]
+        pub extern "C" fn rulestone_plugin_abi() -> *const std::ffi::c_char {
+            rulestone_runtime::plugin::ABI_KEY_NUL.as_ptr().cast()
+        }
+
+        #[doc = " The generators; to be called only by a loader whose ABI key is this library's."]
+        #[no_mangle]
+        pub extern "C" fn rulestone_plugin_compiled() -> *const rulestone_runtime::Compiled {
+            &COMPILED
+        }
+    }));
+    out
+}
+
 /// Generated tokens printed as Rust source.
 fn unparse(tokens: TokenStream) -> String {
     match syn::parse2::<syn::File>(tokens) {

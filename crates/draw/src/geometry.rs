@@ -339,9 +339,8 @@ mod tests {
             .map(|(i, vs)| {
                 let rays = vs
                     .iter()
-                    .map(|v| rulestone_ir::Ray {
-                        owner: None,
-                        next: coords
+                    .map(|v| {
+                        let next = coords
                             .iter()
                             .map(|c| {
                                 let t: Vec<i32> = c.iter().zip(v).map(|(a, b)| a + b).collect();
@@ -351,8 +350,8 @@ mod tests {
                                     .and_then(|p| u16::try_from(p).ok())
                                     .unwrap_or(NO_CELL)
                             })
-                            .collect(),
-                        shift: None,
+                            .collect();
+                        rulestone_ir::Ray::new(None, next)
                     })
                     .collect();
                 rulestone_ir::Relation {

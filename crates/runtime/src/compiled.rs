@@ -121,6 +121,27 @@ impl Compiled {
         Compiled { turns }
     }
 
+    /// These generators followed by those of `more` for programs not here yet, as one table.
+    /// A program has one fingerprint, and generators of one program list the same moves, so
+    /// which of two copies is kept does not matter. A joined table lives as long as the process
+    /// (the generators it points to do too); joining what adds nothing allocates nothing, so a
+    /// front end may join a plugin's table each time it is loaded.
+    #[must_use]
+    pub fn and(self, more: Compiled) -> Compiled {
+        let known = |t: &CompiledTurn| self.turns.iter().any(|k| k.fingerprint == t.fingerprint);
+        if more.turns.iter().all(known) {
+            return self;
+        }
+        if self.turns.is_empty() {
+            return more;
+        }
+        let added = more.turns.iter().filter(|t| !known(t));
+        let joined: Vec<CompiledTurn> = self.turns.iter().chain(added).copied().collect();
+        Compiled {
+            turns: Box::leak(joined.into_boxed_slice()),
+        }
+    }
+
     /// The generators, in the order they were generated.
     #[must_use]
     pub fn turns(&self) -> &'static [CompiledTurn] {

@@ -13,6 +13,7 @@ pub mod ops;
 pub mod perft;
 pub mod physics;
 pub mod playout;
+pub mod plugin;
 mod state;
 pub mod table;
 
