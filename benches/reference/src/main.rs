@@ -1,5 +1,7 @@
 //! Chess by a hand-written move generator (the `shakmaty` crate), measured the way
-//! `rulestone bench` measures a game file: perft from the start position, and random playouts
+//! `rulestone bench` measures a game file: perft from the start position (copy-make, every move
+//! applied, leaves included, as Rulestone's and RBG's perft do: not shakmaty's own `perft`,
+//! which counts the last ply's moves without playing them), and random playouts
 //! from it under the same drawing rules as `games/chess.game` (checkmate, stalemate,
 //! insufficient material, third occurrence of a position, 100 half-moves without a capture or
 //! pawn move), cut at 1,000 plies.
@@ -33,6 +35,20 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next() >> 32) * n as u128) >> 32) as usize
     }
+}
+
+/// Leaves `depth` plies below `pos`, every move played on a copy.
+fn perft(pos: &Chess, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut leaves = 0;
+    for m in pos.legal_moves() {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        leaves += perft(&next, depth - 1);
+    }
+    leaves
 }
 
 /// One random game from the start; returns its plies.
@@ -78,7 +94,7 @@ fn run(args: &[String]) -> Result<(), String> {
             let start = Instant::now();
             let (mut leaves, mut runs) = (0u64, 0u64);
             while runs == 0 || start.elapsed() < budget {
-                leaves += shakmaty::perft(&Chess::default(), depth);
+                leaves += perft(&Chess::default(), depth);
                 runs += 1;
             }
             println!("leaves {leaves} runs {runs} depth {depth}");
@@ -95,7 +111,9 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             println!("playouts {games} plies {plies}");
         }
-        _ => return Err("usage: chess-reference perft DEPTH SECONDS | playouts SECONDS SEED".into()),
+        _ => {
+            return Err("usage: chess-reference perft DEPTH SECONDS | playouts SECONDS SEED".into())
+        }
     }
     Ok(())
 }
