@@ -407,6 +407,7 @@ impl Checker<'_> {
             BinaryOp::Where => {
                 self.expect(lhs, Ty::Cells, cx);
                 self.expect(rhs, Ty::Bool, cx.with_axes(Axes::All));
+                self.lookup_note(rhs, cx);
                 Ty::Cells
             }
             BinaryOp::Or | BinaryOp::And => {
