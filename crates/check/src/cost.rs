@@ -11,6 +11,7 @@
 //! the cells the lookup leaves).
 
 use rulestone_syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+#[cfg(test)]
 use rulestone_syntax::Span;
 
 use super::names::Sym;

@@ -1020,7 +1020,22 @@ impl Checker<'_> {
     fn layer_arg(&mut self, a: &Expr, cx: Cx) {
         let help = "`sum` adds up a counter declared `per cell` over a set of cells";
         match &a.kind {
-            ExprKind::Name(id) => self.expect_kind(id, Sym::Layer, Some(help.into())),
+            ExprKind::Name(id) => {
+                let per_player = matches!(
+                    self.names.get(&id.name).map(|&i| self.entries[i].sym),
+                    Some(Sym::Counter { per_player: true })
+                );
+                // Two players: a per-player counter's total is two reads, no `sum`.
+                let help = if per_player {
+                    format!(
+                        "`sum` adds up a counter declared `per cell` over a set of cells; the total of a per-player counter is `{0}[mover] + {0}[opponent]`",
+                        id.name
+                    )
+                } else {
+                    help.to_string()
+                };
+                self.expect_kind(id, Sym::Layer, Some(help));
+            }
             _ => {
                 let found = self.infer_quiet(a, cx);
                 self.report(TypeError::Mismatch {
