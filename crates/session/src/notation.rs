@@ -615,3 +615,63 @@ pub fn legal_hint(engine: &Engine<'_>, legal: &[(Move, String)], text: &str) -> 
     }
     format!("{mover} to move; legal moves: {list}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::refusing_rules;
+    use rulestone_runtime::Engine;
+
+    const GAME: &str = "game \"Climb\"
+players White, Black
+board {
+    axes x, y
+    cells x in 0..3, y in 0..3
+    name \"{letter(x)}{y + 1}\"
+}
+relation king = (1, 0) | (-1, 0) | (0, 1) | (0, -1) | (1, 1) | (1, -1) | (-1, 1) | (-1, -1)
+piece stone \"W\" \"B\"
+setup {
+    put stone of White at {a1, b2}
+    put stone of Black at {d4}
+}
+turn {
+    pick from in own
+    pick to in empty & step(king, from)
+    require to.y > from.y
+    move from to to
+    write \"{from}-{to}\"
+}
+on no moves {
+    lose mover
+}
+";
+
+    fn why(text: &str) -> Vec<String> {
+        let program = rulestone_lower::compile(GAME, &[]).expect("compiles");
+        let mut engine = Engine::new(&program);
+        refusing_rules(&mut engine, GAME, text)
+    }
+
+    /// A move that fails a `pick` and a `require` is told both; a cell that both sides of an
+    /// `&` leave out, both sides.
+    #[test]
+    fn every_failure_is_told() {
+        let notes = why("d4-c4");
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(
+            notes[0].starts_with("the cell `d4` is not in `own`"),
+            "{notes:?}"
+        );
+        assert!(
+            notes[1].contains("line 17, `require to.y > from.y`"),
+            "{notes:?}"
+        );
+        let notes = why("a1-d4");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].contains("it is not empty") && notes[0].contains("no step along `king`"),
+            "{notes:?}"
+        );
+        assert!(why("a1-a2").is_empty());
+    }
+}
