@@ -634,7 +634,7 @@ impl Lowerer<'_> {
         let mut sets = Vec::new();
         for l in lookups {
             match l {
-                SetExpr::Const(c) => known = known & c,
+                SetExpr::Const(c) => known &= c,
                 other => sets.push(self.prog.push_set(other)),
             }
         }
@@ -712,7 +712,7 @@ impl Lowerer<'_> {
                 let mut below = CellSet::EMPTY;
                 for (k, &at_most) in table.iter().enumerate() {
                     if k & (1 << bit) != 0 {
-                        with_bit = with_bit | (at_most - below);
+                        with_bit |= at_most - below;
                     }
                     below = at_most;
                 }
