@@ -444,6 +444,64 @@ fn play_why_names_the_set_that_leaves_a_cell_out() {
     snap!("play_why_pick", out);
 }
 
+/// A game whose moves can fail a `pick` and a `require` at once, for `why`.
+const CLIMB: &str = "game \"Climb\"
+players White, Black
+board {
+    axes x, y
+    cells x in 0..3, y in 0..3
+    name \"{letter(x)}{y + 1}\"
+}
+relation king = (1, 0) | (-1, 0) | (0, 1) | (0, -1) | (1, 1) | (1, -1) | (-1, 1) | (-1, -1)
+piece stone \"W\" \"B\"
+setup {
+    put stone of White at {a1, b2}
+    put stone of Black at {d4}
+}
+turn {
+    pick from in own
+    pick to in empty & step(king, from)
+    // Stones only climb.
+    require mover == White and to.y > from.y or mover == Black and to.y < from.y
+    move from to to
+    write \"{from}-{to}\"
+}
+on no moves {
+    lose mover
+}
+";
+
+/// `why MOVE` names every failure of a refused move: each `pick` whose set leaves a cell out,
+/// with every side of an `&` that does (occupied and out of reach at once), the `require` that
+/// fails beside it with its line, and a `let` set by the parts of its own expression (Pylos's
+/// `open`: a cell not supported). Lines of Action's hidden direction gives the reasons of each
+/// way at once.
+#[test]
+fn play_why_names_every_failure() {
+    let dir = std::env::temp_dir().join(format!("rulestone-why-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("climb.game");
+    std::fs::write(&path, CLIMB).expect("the game written");
+    let shown = path.to_str().expect("utf-8 temp path");
+    let o = run_with_input(
+        &["play", shown],
+        "why a1-c1\nwhy d4-c4\nwhy a1-d4\nwhy a1-b1\nwhy a1-a2\nquit\n",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut out = text[text.find("White> why").unwrap_or(0)..].to_string();
+    let o = run_with_input(&["play", PYLOS, "--after", "1a1"], "why 2a1\nquit\n");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    out.push_str(&text[text.find("Dark> why").unwrap_or(0)..]);
+    let o = run_with_input(&["play", "games/lines_of_action.game"], "why b1-b2\nquit\n");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    out.push_str(&text[text.find("Black> why").unwrap_or(0)..]);
+    snap!("play_why_every_failure", out);
+}
+
 #[test]
 fn after_the_end_of_the_game_exit_2() {
     let o = run(&[

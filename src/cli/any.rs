@@ -38,9 +38,9 @@ pub(crate) struct Games<'l, G> {
     /// Each player's name and one army they could choose (`FILE:NAME`), for games played
     /// with armies.
     pub armies: Vec<(String, String)>,
-    /// Which of the game's rules refuse a decision typed as written, quoted (`it is refused
-    /// by the rule at line 42, ...`), when that can be told.
-    pub refusal: &'l (dyn Fn(&mut G, &str) -> Option<String> + Sync),
+    /// Why a decision typed as written is refused, one note per failure (each `require`
+    /// quoted, each `pick` set with the parts that leave a cell out), when that can be told.
+    pub refusal: &'l (dyn Fn(&mut G, &str) -> Vec<String> + Sync),
     /// What the game declares beyond what [`Game`] tells (its board or table, pieces or
     /// stones, armies...), as the JSON object `info` reports: made only when asked.
     pub describe: &'l (dyn Fn() -> Result<serde_json::Value> + Sync),
@@ -302,7 +302,7 @@ fn on_table<T: OnGame>(
         path: table.path.clone(),
         settings: table.program.settings.clone(),
         armies,
-        refusal: &|_, _| None,
+        refusal: &|_, _| Vec::new(),
         describe: &describe,
     })
 }

@@ -673,9 +673,8 @@ impl<G: Shown> Playing<'_, '_, G> {
                 emit(&format!("`{written}` is a legal move here\n"))
             }
             Err(BadMove::Illegal { mut notes }) => {
-                if let Some(rule) = (self.games.refusal)(&mut self.game, text) {
-                    notes.insert(0, rule);
-                }
+                let reasons = (self.games.refusal)(&mut self.game, text);
+                notes.splice(0..0, reasons);
                 let e = CliError::new(format!("`{}` is not a legal move", normalize(text)))
                     .notes(notes);
                 emit(&format!("{e}\n"))

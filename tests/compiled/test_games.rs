@@ -13,7 +13,7 @@ use rulestone_runtime::compiled::{
 use rulestone_runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
-pub static TURNS: [CompiledTurn; 27] = [
+pub static TURNS: [CompiledTurn; 28] = [
     CompiledTurn {
         label: "Belts",
         fingerprint: 0xebe2cda725d34992,
@@ -132,8 +132,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x88d0d7c5be108944,
+        label: "Leapers",
+        fingerprint: 0x3f6d6015f14a315f,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -142,8 +142,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Mirror",
-        fingerprint: 0xaf5e99e0fa41ee98,
+        label: "Lift",
+        fingerprint: 0x88d0d7c5be108944,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -152,8 +152,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Nested noughts",
-        fingerprint: 0xccc8811679e0b15d,
+        label: "Mirror",
+        fingerprint: 0xaf5e99e0fa41ee98,
         generate: p14::generate,
         apply: p14::apply,
         fast: Some(FastRuns {
@@ -162,8 +162,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Nudge",
-        fingerprint: 0xbb20f60f347d12b6,
+        label: "Nested noughts",
+        fingerprint: 0xccc8811679e0b15d,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -172,8 +172,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0xde633574c5d45823,
+        label: "Nudge",
+        fingerprint: 0xbb20f60f347d12b6,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -182,8 +182,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0xeadb52f5aa2708e9,
+        label: "Orbit",
+        fingerprint: 0xde633574c5d45823,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -192,8 +192,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0x44dda231e1ad2f6e,
+        label: "Owner of an emptied cell",
+        fingerprint: 0xeadb52f5aa2708e9,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -202,8 +202,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0x2003d4efb9f1aa2a,
+        label: "Rebound",
+        fingerprint: 0x44dda231e1ad2f6e,
         generate: p19::generate,
         apply: p19::apply,
         fast: Some(FastRuns {
@@ -212,8 +212,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Saturate",
-        fingerprint: 0xb367bce347648b06,
+        label: "Relay",
+        fingerprint: 0x2003d4efb9f1aa2a,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -222,8 +222,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0xff2e399ad2d4f21b,
+        label: "Saturate",
+        fingerprint: 0xb367bce347648b06,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -232,8 +232,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xdb037ffb6dc267a2,
+        label: "Sentries",
+        fingerprint: 0xff2e399ad2d4f21b,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -242,8 +242,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0x00230f8f0bd1fc17,
+        label: "Shove",
+        fingerprint: 0xdb037ffb6dc267a2,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -252,8 +252,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0x6806cec4401a8948,
+        label: "Shuffle",
+        fingerprint: 0x00230f8f0bd1fc17,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -262,8 +262,8 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Weighted Claims",
-        fingerprint: 0x687502c456831c2d,
+        label: "Terraces",
+        fingerprint: 0x6806cec4401a8948,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -272,13 +272,23 @@ pub static TURNS: [CompiledTurn; 27] = [
         }),
     },
     CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0x68433cef971dd597,
+        label: "Weighted Claims",
+        fingerprint: 0x687502c456831c2d,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p26::Turn>,
             play: fast_play::<p26::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0x68433cef971dd597,
+        generate: p27::generate,
+        apply: p27::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p27::Turn>,
+            play: fast_play::<p27::Turn>,
         }),
     },
 ];
@@ -15346,8 +15356,1893 @@ mod p11 {
         compare(CmpOp::Lt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 }
-/// Lift
+/// Leapers
 mod p12 {
+    use super::*;
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 1, 0>;
+    const ALL: S = S::from_words([0xffff]);
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 1, 0>;
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [],
+        }
+    }
+    /// `e`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 16]; 1] = [
+        [
+            S::from_words([0x10]),
+            S::from_words([0x20]),
+            S::from_words([0x40]),
+            S::from_words([0x80]),
+            S::from_words([0x100]),
+            S::from_words([0x200]),
+            S::from_words([0x400]),
+            S::from_words([0x800]),
+            S::from_words([0x1000]),
+            S::from_words([0x2000]),
+            S::from_words([0x4000]),
+            S::from_words([0x8000]),
+            S::from_words([0x0]),
+            S::from_words([0x0]),
+            S::from_words([0x0]),
+            S::from_words([0x0]),
+        ],
+    ];
+    static RH0: [S; 1] = [S::from_words([0xfff])];
+    static RI0: [[S; 16]; 1] = [
+        [
+            S::from_words([0x0]),
+            S::from_words([0x0]),
+            S::from_words([0x0]),
+            S::from_words([0x0]),
+            S::from_words([0x1]),
+            S::from_words([0x2]),
+            S::from_words([0x4]),
+            S::from_words([0x8]),
+            S::from_words([0x10]),
+            S::from_words([0x20]),
+            S::from_words([0x40]),
+            S::from_words([0x80]),
+            S::from_words([0x100]),
+            S::from_words([0x200]),
+            S::from_words([0x400]),
+            S::from_words([0x800]),
+        ],
+    ];
+    static RIH0: [S; 1] = [S::from_words([0xfff0])];
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = PW::of(e);
+        walk(e, pos, g)
+    }
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], &pos, m, g)
+    }
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s10(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend_at::<0>(m, c as u8) {
+                at1(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend_at::<1>(m, 0) {
+            at2(e, v, &pos, m, g);
+        }
+        if let Some(m) = g.extend_at::<1>(m, 1) {
+            at9(e, v, &pos, m, g);
+        }
+        if let Some(m) = g.extend_at::<1>(m, 2) {
+            at12(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s51(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_short_with_at::<2>(m, c as u8);
+        }
+    }
+    #[inline(always)]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s58(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_short_with_at::<2>(m, c as u8);
+        }
+    }
+    #[inline(always)]
+    fn at12<'p, H: Host<'p, P>>(
+        e: &mut H,
+        mut v: V,
+        pos: &PW,
+        m: Move,
+        g: &mut Gen<'_>,
+    ) {
+        let set = s79(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_short_with_at::<2>(m, c as u8);
+        }
+    }
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, mut pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        let pos = &mut pos;
+        ap0(e, [0; 16], pos, r)
+    }
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+    impl FastTurn for Turn {
+        type P = P;
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = walk_pos(&e.pos);
+            walk(e, pos, g);
+        }
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap2(e, v, pos, r),
+            1 => ap9(e, v, pos, r),
+            2 => ap12(e, v, pos, r),
+            _ => ap22(e, v, pos, r),
+        }
+    }
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap3(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b0(e, &pos, &v, 0) {
+            ap5(e, v, pos, r);
+        } else {
+            ap15(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap15(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap15(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap15(e, v, pos, r);
+    }
+    #[inline]
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap16(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap17(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b2(e, &pos, &v, 0) {
+            ap18(e, v, pos, r);
+        } else {
+            ap19(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_finish(ops::finish(true, e.rt_mover()));
+        e.rt_end(&pos);
+    }
+    #[inline(always)]
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i80(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap20(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b3(e, &pos, &v, 0) {
+            ap21(e, v, pos, r);
+        } else {
+            ap22(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn s0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x0]) & d
+    }
+    #[inline]
+    fn s1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1]) & d
+    }
+    #[inline]
+    fn s2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1]) & d
+    }
+    #[inline]
+    fn s3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1000]) & d
+    }
+    #[inline]
+    fn s4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x1001]) & d
+    }
+    #[inline]
+    fn s5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x0]) & d
+    }
+    #[inline]
+    fn s6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x8]) & d
+    }
+    #[inline]
+    fn s7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x8]) & d
+    }
+    #[inline]
+    fn s8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x8000]) & d
+    }
+    #[inline]
+    fn s9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x8008]) & d
+    }
+    #[inline]
+    fn s10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+    #[inline]
+    fn s11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i3(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i5(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s13<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s12(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s14<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s12(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s15<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i9(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i11(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s15(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s15(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s14(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i15(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i17(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s22<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s20(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s23<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s20(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s24<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s19(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s25<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i21(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s26<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i23(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s27<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s25(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s28<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s25(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s29<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s24(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s30<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i27(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s31<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i29(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s32<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s30(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s31(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s33<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s30(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s31(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s34<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s29(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s35<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i33(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s36<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i35(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s37<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s35(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s36(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s38<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s35(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s36(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s39<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s34(e, pos, v, d, cand) | s38(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s40<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i39(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s41<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i41(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s42<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s40(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s41(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s43<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s40(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s41(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s44<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s39(e, pos, v, d, cand) | s43(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s45<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i45(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s46<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i47(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s47<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s45(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s46(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s48<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s45(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s46(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s49<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s44(e, pos, v, d, cand) | s48(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s50<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+    #[inline]
+    fn s51<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s49(e, pos, v, d, cand);
+        if x.is_empty() { x } else { x - s50(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s52<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+    #[inline]
+    fn s53<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i50(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s54<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i51(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s55<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s53(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s54(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s56<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s53(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s54(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s57<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s58<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s57(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s56(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s59<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x0]) & d
+    }
+    #[inline]
+    fn s60<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+    #[inline]
+    fn s61<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        s59(e, pos, v, d, cand) | s60(e, pos, v, d, cand)
+    }
+    #[inline]
+    fn s62<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let of = s61(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfff])).shifted(4);
+        x & d
+    }
+    #[inline]
+    fn s63<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d & pos.occupied
+    }
+    #[inline]
+    fn s64<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s63(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s62(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s65<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let of = s64(e, pos, v, ALL, cand);
+        let mut one = S::EMPTY;
+        if let Some(c) = of.iter().next() {
+            one.insert(c);
+        }
+        one & d
+    }
+    #[inline]
+    fn s66<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xf0f0]) & d
+    }
+    #[inline]
+    fn s67<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s65(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s66(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s68<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xff00]) & d
+    }
+    #[inline]
+    fn s69<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s65(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s68(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s70<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xaaaa]) & d
+    }
+    #[inline]
+    fn s71<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s65(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s70(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s72<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0xcccc]) & d
+    }
+    #[inline]
+    fn s73<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s65(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s72(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s74<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i77(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s75<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i73(e, pos, v, cand))) & d
+    }
+    #[inline]
+    fn s76<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s74(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s75(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s77<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s74(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s75(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s78<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s79<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s78(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s77(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s80<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+    #[inline]
+    fn i0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i0(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+    #[inline]
+    fn i4<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i5<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i1(e, pos, v, cand), i4(e, pos, v, cand))
+    }
+    #[inline]
+    fn i6<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i7<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i8<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i9<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i6(e, pos, v, cand), i8(e, pos, v, cand))
+    }
+    #[inline]
+    fn i10<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i11<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i7(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+    #[inline]
+    fn i12<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i13<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i14<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i15<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i12(e, pos, v, cand), i14(e, pos, v, cand))
+    }
+    #[inline]
+    fn i16<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -1
+    }
+    #[inline]
+    fn i17<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i13(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+    #[inline]
+    fn i18<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i19<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i20<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i21<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i18(e, pos, v, cand), i20(e, pos, v, cand))
+    }
+    #[inline]
+    fn i22<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -2
+    }
+    #[inline]
+    fn i23<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i19(e, pos, v, cand), i22(e, pos, v, cand))
+    }
+    #[inline]
+    fn i24<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i25<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i26<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -1
+    }
+    #[inline]
+    fn i27<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i24(e, pos, v, cand), i26(e, pos, v, cand))
+    }
+    #[inline]
+    fn i28<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -2
+    }
+    #[inline]
+    fn i29<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i25(e, pos, v, cand), i28(e, pos, v, cand))
+    }
+    #[inline]
+    fn i30<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i31<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i32<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -2
+    }
+    #[inline]
+    fn i33<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i30(e, pos, v, cand), i32(e, pos, v, cand))
+    }
+    #[inline]
+    fn i34<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -1
+    }
+    #[inline]
+    fn i35<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i31(e, pos, v, cand), i34(e, pos, v, cand))
+    }
+    #[inline]
+    fn i36<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i37<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i38<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -2
+    }
+    #[inline]
+    fn i39<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i36(e, pos, v, cand), i38(e, pos, v, cand))
+    }
+    #[inline]
+    fn i40<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i41<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i37(e, pos, v, cand), i40(e, pos, v, cand))
+    }
+    #[inline]
+    fn i42<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i43<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i44<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -1
+    }
+    #[inline]
+    fn i45<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i42(e, pos, v, cand), i44(e, pos, v, cand))
+    }
+    #[inline]
+    fn i46<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i47<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i43(e, pos, v, cand), i46(e, pos, v, cand))
+    }
+    #[inline]
+    fn i48<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn i49<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+    #[inline]
+    fn i50<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Sub, i48(e, pos, v, cand), i49(e, pos, v, cand))
+    }
+    #[inline]
+    fn i51<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+    #[inline]
+    fn i52<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i53<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s67(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i54<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i55<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Mul, i53(e, pos, v, cand), i54(e, pos, v, cand))
+    }
+    #[inline]
+    fn i56<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i52(e, pos, v, cand), i55(e, pos, v, cand))
+    }
+    #[inline]
+    fn i57<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s69(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i58<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i59<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Mul, i57(e, pos, v, cand), i58(e, pos, v, cand))
+    }
+    #[inline]
+    fn i60<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i56(e, pos, v, cand), i59(e, pos, v, cand))
+    }
+    #[inline]
+    fn i61<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i62<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s71(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i63<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i64<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Mul, i62(e, pos, v, cand), i63(e, pos, v, cand))
+    }
+    #[inline]
+    fn i65<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i61(e, pos, v, cand), i64(e, pos, v, cand))
+    }
+    #[inline]
+    fn i66<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s73(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i67<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        2
+    }
+    #[inline]
+    fn i68<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Mul, i66(e, pos, v, cand), i67(e, pos, v, cand))
+    }
+    #[inline]
+    fn i69<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i65(e, pos, v, cand), i68(e, pos, v, cand))
+    }
+    #[inline]
+    fn i70<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i71<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i60(e, pos, v, cand), i70(e, pos, v, cand))
+    }
+    #[inline]
+    fn i72<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i73<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        int_op(IntOp::Add, i69(e, pos, v, cand), i72(e, pos, v, cand))
+    }
+    #[inline]
+    fn i74<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s65(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i75<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i76<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        -2147483648
+    }
+    #[inline]
+    fn i77<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        if b1(e, pos, v, cand) { i71(e, pos, v, cand) } else { i76(e, pos, v, cand) }
+    }
+    #[inline]
+    fn i78<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        i32::try_from(s80(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+    #[inline]
+    fn i79<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i80<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i81<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters[0]
+    }
+    #[inline]
+    fn i82<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        16
+    }
+    #[inline]
+    fn b0<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s52(e, pos, v, one, cand).is_empty()
+    }
+    #[inline]
+    fn b1<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Eq, i74(e, pos, v, cand), i75(e, pos, v, cand))
+    }
+    #[inline]
+    fn b2<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        s80(e, pos, v, ALL, cand).is_empty()
+    }
+    #[inline]
+    fn b3<'p, H: Host<'p, P>, const L: usize>(
+        e: &H,
+        pos: &Pos<1, 0, 1, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Ge, i81(e, pos, v, cand), i82(e, pos, v, cand))
+    }
+}
+/// Lift
+mod p13 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -15787,7 +17682,7 @@ mod p12 {
     }
 }
 /// Mirror
-mod p13 {
+mod p14 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -16014,7 +17909,7 @@ mod p13 {
     }
 }
 /// Nested noughts
-mod p14 {
+mod p15 {
     use super::*;
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
@@ -19392,7 +21287,7 @@ mod p14 {
     }
 }
 /// Nudge
-mod p15 {
+mod p16 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -20117,7 +22012,7 @@ mod p15 {
     }
 }
 /// Orbit
-mod p16 {
+mod p17 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -20576,7 +22471,7 @@ mod p16 {
     }
 }
 /// Owner of an emptied cell
-mod p17 {
+mod p18 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -20891,7 +22786,7 @@ mod p17 {
     }
 }
 /// Rebound
-mod p18 {
+mod p19 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -22367,7 +24262,7 @@ mod p18 {
     }
 }
 /// Relay
-mod p19 {
+mod p20 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -24515,7 +26410,7 @@ mod p19 {
     }
 }
 /// Saturate
-mod p20 {
+mod p21 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -24968,7 +26863,7 @@ mod p20 {
     }
 }
 /// Sentries
-mod p21 {
+mod p22 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -25409,7 +27304,7 @@ mod p21 {
     }
 }
 /// Shove
-mod p22 {
+mod p23 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -26869,7 +28764,7 @@ mod p22 {
     }
 }
 /// Shuffle
-mod p23 {
+mod p24 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -27577,7 +29472,7 @@ mod p23 {
     }
 }
 /// Terraces
-mod p24 {
+mod p25 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -28173,7 +30068,7 @@ mod p24 {
     }
 }
 /// Weighted Claims
-mod p25 {
+mod p26 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -29737,7 +31632,7 @@ mod p25 {
     }
 }
 /// Widefive
-mod p26 {
+mod p27 {
     use super::*;
     /// Cell sets: 16 word(s), room for 1024 cells.
     type S = CellBits<16>;

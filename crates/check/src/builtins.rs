@@ -14,6 +14,7 @@ pub enum Func {
     Any,
     Between,
     Brackets,
+    Cell,
     Completes,
     Connected,
     Count,
@@ -26,6 +27,7 @@ pub enum Func {
     Max,
     Min,
     None,
+    Offset,
     One,
     Owner,
     Pieces,
@@ -77,6 +79,9 @@ pub enum Rule {
     BoardConstant,
     /// The first argument names a per-cell counter.
     Layer,
+    /// One integer per axis of the board (`cell`), after a cell when `offset`: the
+    /// signature's arguments stand for a two-axis board, the arity is the board's.
+    Coordinates,
 }
 
 /// One built-in. A value has no arguments; its `result` is its type.
@@ -179,6 +184,10 @@ pub const TABLE: &[Spec] = &[
     Spec::func("brackets", Func::Brackets, &[Relation, Cells, Cells], Cells,
         "brackets(relation, cells, cells) -> cells",
         "the cells from which `between` finds a closed run"),
+    Spec::func("cell", Func::Cell, &[Int, Int], Cells,
+        "cell(int, int, ...) -> cells",
+        "the cell with these coordinates, one per axis (no cell off the board)")
+        .rule(Rule::Coordinates),
     Spec::func("completes", Func::Completes, &[Pattern, Cell, Cells], Bool,
         "completes(pattern, cell, cells) -> bool",
         "whether an instance of the pattern through the cell lies in the set"),
@@ -217,6 +226,10 @@ pub const TABLE: &[Spec] = &[
     Spec::func("none", Func::None, &[Relation, Cells], Cells,
         "none(relation, cells) -> cells",
         "the cells none of whose neighbours along the relation are in the set"),
+    Spec::func("offset", Func::Offset, &[Cells, Int, Int], Cells,
+        "offset(cell, int, int, ...) -> cells",
+        "the cell at the cell's coordinates plus one offset per axis (no cell off the board)")
+        .rule(Rule::Coordinates),
     Spec::func("one", Func::One, &[Cells], Cells,
         "one(cells) -> cells",
         "the first cell of the set in board order"),

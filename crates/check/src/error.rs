@@ -842,6 +842,18 @@ pub enum Lint {
         #[label("always empty")]
         span: Span,
     },
+
+    #[error("this condition is tested on every cell of the set, each time it is reached")]
+    #[diagnostic(
+        code(W0608),
+        severity(Advice),
+        help("it reads the candidate through {axes} together and otherwise only coordinates of known cells, so the cells it keeps are a fixed shape around them: declare the shape once as a `relation` (`step(R, {{c}})`, `ray(R, c)`) or a `map` (`m(c)`), or write one comparison per coordinate (`x == c.x + 1 and y == c.y`); these are looked up, not tested cell by cell (reference §4.8)")
+    )]
+    CouldBeLookup {
+        axes: String,
+        #[label("reads {axes} at once: no lookup answers this")]
+        span: Span,
+    },
 }
 
 /// A problem found inside a `define` body while checking one of its uses: the inner problem,

@@ -407,6 +407,7 @@ impl Checker<'_> {
             BinaryOp::Where => {
                 self.expect(lhs, Ty::Cells, cx);
                 self.expect(rhs, Ty::Bool, cx.with_axes(Axes::All));
+                self.lookup_note(rhs, cx);
                 Ty::Cells
             }
             BinaryOp::Or | BinaryOp::And => {
@@ -924,6 +925,12 @@ impl Checker<'_> {
         }
         self.arity(f, args.len(), span);
         for (i, a) in args.iter().enumerate() {
+            if f.rule == Rule::Coordinates {
+                // A cell, then integers (`offset`); integers only (`cell`).
+                let want = if i == 0 { f.args[0] } else { Ty::Int };
+                self.expect(a, want, cx);
+                continue;
+            }
             self.call_arg(f, i, a, cx);
         }
         f.result
@@ -931,13 +938,22 @@ impl Checker<'_> {
 
     /// Reports a call of `f` with the wrong number of arguments.
     fn arity(&mut self, f: &Spec, supplied: usize, span: Span) {
-        if supplied >= f.required && supplied <= f.args.len() {
+        let (required, most) = match f.rule {
+            // One integer per axis, after the cell if there is one.
+            Rule::Coordinates => {
+                let axes = self.board.map_or(2, |b| b.axes.len());
+                let n = axes + f.required - 2;
+                (n, n)
+            }
+            _ => (f.required, f.args.len()),
+        };
+        if supplied >= required && supplied <= most {
             return;
         }
-        let expected = if f.required == f.args.len() {
-            count_words(f.required, "argument")
+        let expected = if required == most {
+            count_words(required, "argument")
         } else {
-            format!("{} or {} arguments", f.required, f.args.len())
+            format!("{required} or {most} arguments")
         };
         let supplied = match supplied {
             1 => "1 argument was".to_string(),
@@ -975,6 +991,7 @@ impl Checker<'_> {
             | Rule::Track
             | Rule::Layer
             | Rule::Stocks
+            | Rule::Coordinates
             | Rule::BoardConstant => {
                 self.expect(a, want, cx);
             }
@@ -1019,7 +1036,22 @@ impl Checker<'_> {
     fn layer_arg(&mut self, a: &Expr, cx: Cx) {
         let help = "`sum` adds up a counter declared `per cell` over a set of cells";
         match &a.kind {
-            ExprKind::Name(id) => self.expect_kind(id, Sym::Layer, Some(help.into())),
+            ExprKind::Name(id) => {
+                let per_player = matches!(
+                    self.names.get(&id.name).map(|&i| self.entries[i].sym),
+                    Some(Sym::Counter { per_player: true })
+                );
+                // Two players: a per-player counter's total is two reads, no `sum`.
+                let help = if per_player {
+                    format!(
+                        "`sum` adds up a counter declared `per cell` over a set of cells; the total of a per-player counter is `{0}[mover] + {0}[opponent]`",
+                        id.name
+                    )
+                } else {
+                    help.to_string()
+                };
+                self.expect_kind(id, Sym::Layer, Some(help));
+            }
             _ => {
                 let found = self.infer_quiet(a, cx);
                 self.report(TypeError::Mismatch {

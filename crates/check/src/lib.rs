@@ -13,6 +13,7 @@
 //! | directions, relations, patterns   | `board.rs`  | E0101, E0104, E0203, W0406, W0409       |
 //! | zones, counter start values       | `board.rs`  | E0404, W0405, E0408                     |
 //! | expressions (used by all passes)  | `expr.rs`   | E0101, E0103, E0104, E0201, E0202, E0204, E0404, W0606 |
+//! | `where` conditions that stay per-cell tests | `cost.rs` | W0608                        |
 //! | turn, setup, on-no-moves programs | `stmt.rs`   | E0102, E0103, E0204, W0504, E0505       |
 //! | procedures and their calls        | `procedures.rs` | E0007, E0104, E0202, E0509          |
 //! | shapes and `place`                | `shapes.rs` | E0203, E0404, E0701–E0704               |
@@ -25,6 +26,7 @@ mod board;
 pub mod builtins;
 pub mod configure;
 pub mod consteval;
+mod cost;
 pub mod deck;
 pub mod error;
 mod expr;

@@ -74,6 +74,7 @@ codes! {
     "W0602" => "turn that writes no notation",
     "W0606" => "intersection of board sets that share no cell",
     "W0607" => "two legal moves written the same in play",
+    "W0608" => "`where` condition tested on every cell that could be a lookup",
     "E0701" => "empty span in a shape",
     "E0702" => "cell listed twice in a shape",
     "E0703" => "foot outside its shape",

@@ -52,6 +52,8 @@ const OPERATORS: &[&str] = &["==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/
 struct Offer {
     item: CompletionItem,
     fits: Place,
+    /// Fits where cells do too: a map, applied as a function (`m(c)`), gives cells.
+    gives_cells: bool,
 }
 
 /// What completion keeps of a text that parsed: the names it declares.
@@ -72,6 +74,7 @@ impl Model {
             .map(|d| Offer {
                 item: item(&d.name, kind_of(d.kind), d.kind.kind(), 0),
                 fits: fits(d.kind),
+                gives_cells: d.kind == DeclKind::Map,
             })
             .collect();
         for d in &analysis.decls {
@@ -80,6 +83,7 @@ impl Model {
                 names.push(Offer {
                     item: item(&d.name, CompletionItemKind::FIELD, d.detail, 0),
                     fits: Place::Any,
+                    gives_cells: false,
                 });
             }
         }
@@ -157,6 +161,7 @@ pub fn complete(analysis: &Analysis, offset: usize, model: &Model) -> Vec<Comple
         .filter(|o| match place {
             Place::Any => true,
             Place::Value => o.fits != Place::Statement,
+            Place::Cells => o.fits == place || o.gives_cells,
             _ => o.fits == place,
         })
         .map(|o| o.item.clone());
@@ -326,5 +331,19 @@ mod tests {
         assert_eq!(at_end("turn {\n    pick c in (empty)&"), Place::Cells);
         assert_eq!(at_end("turn {\n    "), Place::Any);
         assert_eq!(at_end(""), Place::Any);
+    }
+
+    /// A map is offered where cells fit (applied as a function) as well as after `along`.
+    #[test]
+    fn a_map_is_offered_where_cells_fit() {
+        let source = "game \"T\"\nplayers A, B\nboard {\n    axes x\n    cells x in 0..3\n    name \"{x}\"\n}\nmap nxt = (x + 1)\npiece stone\nturn {\n    pick c in empty\n    put stone at c\n    write \"{c}\"\n}\n";
+        let analysis = Analysis::new(source);
+        let model = super::Model::of(&analysis);
+        let at = source.find("empty").expect("the pick's set");
+        let labels: Vec<String> = super::complete(&analysis, at, &model)
+            .into_iter()
+            .map(|i| i.label)
+            .collect();
+        assert!(labels.iter().any(|l| l == "nxt"), "{labels:?}");
     }
 }

@@ -127,13 +127,22 @@ struct Walk<'o> {
     /// With text: who makes the choices being spelled now, and who makes the next `pick`.
     voice: u8,
     chooser: Option<u8>,
-    /// Generating for [`Engine::refusals`]: the moves one failed `require` or one cell a
-    /// `pick` left out refused, each with what refused it.
-    refusals: Option<Vec<(Move, RefusedBy)>>,
-    /// Generating for [`Engine::refusals`]: the `require` that failed on this way, or the
-    /// `pick` that left its cell out, which the walk goes on past (a second failure ends it).
-    refused_by: Option<RefusedBy>,
+    /// Generating for [`Engine::refusals`]: the moves failed `require`s or cells a `pick`
+    /// left out refused, each with what refused it.
+    refusals: Option<Vec<(Move, Vec<RefusedBy>, u8)>>,
+    /// Generating for [`Engine::refusals`]: the `require`s that failed on this way, and the
+    /// parts of `pick` sets that left its cells out, which the walk goes on past.
+    refused_by: Vec<RefusedBy>,
+    /// How many failures `refused_by` holds (a `pick` that leaves a cell out is one, however
+    /// many parts of its set do).
+    failures: u8,
+    /// Generating for [`Engine::refusals_naming`]: the cells a way may still be refused on
+    /// after its first failure; with none, a second failure ends the way.
+    named: Vec<u16>,
 }
+
+/// The most failures [`Engine::refusals_naming`] follows a way through the turn past.
+pub const MAX_FAILURES: u8 = 4;
 
 /// What refuses a move [`Engine::refusals`] lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,13 +163,16 @@ pub enum RefusedBy {
 /// The most ways through a turn [`Engine::refusals`] records.
 pub const MAX_REFUSALS: usize = 20_000;
 
-/// A move that one `require` refuses.
+/// A move that `require`s or `pick` sets refuse.
 #[derive(Clone, Debug)]
 pub struct Refusal {
     /// The move's decisions, as a legal move's would be.
     pub decisions: Move,
-    /// What refuses it.
-    pub by: RefusedBy,
+    /// What refuses it, in the order the way through the turn met it: each failed `require`,
+    /// and each part of a `pick` set that leaves the picked cell out.
+    pub by: Vec<RefusedBy>,
+    /// How many failures (each `require`, each `pick`) refuse it.
+    pub failures: u8,
     /// The move's notation.
     pub text: String,
 }
@@ -471,7 +483,9 @@ impl<'p> Engine<'p> {
             voice: 0,
             chooser: None,
             refusals: None,
-            refused_by: None,
+            refused_by: Vec::new(),
+            failures: 0,
+            named: Vec::new(),
         };
         let program = self.program;
         self.run::<true>(&program.turn, &mut walk);
@@ -536,12 +550,24 @@ impl<'p> Engine<'p> {
     /// Always walks the interpreter (generated code keeps no record of which `require`
     /// failed).
     pub fn refusals(&mut self) -> Vec<Refusal> {
+        self.refusals_naming(&[])
+    }
+
+    /// [`Engine::refusals`], going on past up to [`MAX_FAILURES`] failures on each way when
+    /// `named` lists cells: after the first failure, a `pick` is followed past only on these
+    /// cells (those a typed move names), so the walk stays about as small. Each refusal lists
+    /// every failure of its way.
+    pub fn refusals_naming(&mut self, named: &[usize]) -> Vec<Refusal> {
         if self.state.result.is_some() {
             return Vec::new();
         }
         let mark = self.trail.len();
         let mut walk = Walk::replay(Move::default(), false);
         walk.refusals = Some(Vec::new());
+        walk.named = named
+            .iter()
+            .filter_map(|&c| u16::try_from(c).ok())
+            .collect();
         // Bounded as a generation is; out of steps, the refusals found so far are all.
         walk.steps_left = self.step_limit;
         let program = self.program;
@@ -550,9 +576,10 @@ impl<'p> Engine<'p> {
         let refused = walk.refusals.unwrap_or_default();
         refused
             .into_iter()
-            .map(|(decisions, by)| Refusal {
+            .map(|(decisions, by, failures)| Refusal {
                 text: self.move_text(&decisions),
                 decisions,
+                failures,
                 by,
             })
             .collect()
@@ -1263,7 +1290,7 @@ impl<'p> Engine<'p> {
             return Some(pc + 1);
         }
         let set = self.eval_set::<W>(from, vars, self.all::<W>(), 0);
-        if walk.refused_by.is_none() && walk.refusals.is_some() {
+        if walk.refusals.is_some() && walk.may_fail() {
             self.pick_refusals::<W>(code, pc, (var, from), set, vars, walk);
         }
         let len = walk.current.len();
@@ -1310,6 +1337,7 @@ impl<'p> Engine<'p> {
     ) {
         let len = walk.current.len();
         let mark = self.trail.len();
+        let (before, failures) = (walk.refused_by.len(), walk.failures);
         for c in (self.all::<W>() - set).iter() {
             let full = walk
                 .refusals
@@ -1318,14 +1346,21 @@ impl<'p> Engine<'p> {
             if full || walk.out_of_steps() {
                 break;
             }
-            let (part, inside) = self.excluding_part::<W>(from, c, vars);
             let cell = c as u16;
-            walk.refused_by = Some(RefusedBy::Pick {
-                set: from,
-                cell,
-                part,
-                inside,
-            });
+            if failures > 0 && !walk.named.contains(&cell) {
+                continue;
+            }
+            let mut parts = Vec::new();
+            self.excluding_parts::<W>(from, c, vars, &mut parts);
+            walk.refused_by.truncate(before);
+            walk.refused_by
+                .extend(parts.into_iter().map(|(part, inside)| RefusedBy::Pick {
+                    set: from,
+                    cell,
+                    part,
+                    inside,
+                }));
+            walk.failures = failures + 1;
             let mut v = *vars;
             v.cells[usize::from(var)] = cell;
             if walk.push_cell(c, self.wide_picks) {
@@ -1338,31 +1373,74 @@ impl<'p> Engine<'p> {
             walk.current.truncate(len);
             self.rollback(mark);
         }
-        walk.refused_by = None;
+        walk.refused_by.truncate(before);
+        walk.failures = failures;
     }
 
-    /// The innermost operand of an `&`, a `-` or a `where` of set `id` that leaves `cell` out,
-    /// and whether the cell is in it (the right side of a `-`): what `why` names.
-    fn excluding_part<const W: usize>(&self, id: SetId, cell: usize, vars: &Vars) -> (SetId, bool) {
+    /// Every innermost operand of an `&`, a `-` or a `where` of set `id` that leaves `cell`
+    /// out (both sides of an `&` when neither has it; a `where`'s base and its condition when
+    /// both fail), each with whether the cell is in it (the right side of a `-`): what `why`
+    /// names.
+    fn excluding_parts<const W: usize>(
+        &self,
+        id: SetId,
+        cell: usize,
+        vars: &Vars,
+        out: &mut Vec<(SetId, bool)>,
+    ) {
         let has = |s: SetId| {
             self.eval_set::<W>(s, vars, self.all::<W>(), 0)
                 .contains(cell)
         };
+        let candidate = u16::try_from(cell).unwrap_or(u16::MAX);
         match self.program.sets[usize::from(id)] {
             SetExpr::Inter(a, b) => {
-                let out = if has(a) { b } else { a };
-                self.excluding_part::<W>(out, cell, vars)
+                for side in [a, b] {
+                    if !has(side) {
+                        self.excluding_parts::<W>(side, cell, vars, out);
+                    }
+                }
             }
-            SetExpr::Diff(a, b) if has(a) => (b, true),
-            SetExpr::Diff(base, _)
-            | SetExpr::Where { base, .. }
-            | SetExpr::AxisRows { base, .. }
-                if !has(base) =>
-            {
-                self.excluding_part::<W>(base, cell, vars)
+            SetExpr::Diff(a, b) if has(a) => out.push((b, true)),
+            SetExpr::Diff(base, _) => self.excluding_parts::<W>(base, cell, vars, out),
+            SetExpr::Where { base, cond } | SetExpr::AxisRows { base, cond, .. } if !has(base) => {
+                self.excluding_parts::<W>(base, cell, vars, out);
+                if !self.eval_bool::<W>(cond, vars, candidate) {
+                    out.push((id, false));
+                }
             }
-            _ => (id, false),
+            SetExpr::AxisKey { base, .. } if !has(base) => {
+                self.excluding_parts::<W>(base, cell, vars, out);
+            }
+            SetExpr::Local(slot) => {
+                // The parts of the `let`'s own expression, when one `let` fills the slot and
+                // it still leaves the cell out.
+                let before = out.len();
+                if let Some(set) = self.let_set(slot).filter(|&s| !has(s)) {
+                    self.excluding_parts::<W>(set, cell, vars, out);
+                }
+                if out.len() == before {
+                    out.push((id, false));
+                }
+            }
+            _ => out.push((id, false)),
         }
+    }
+
+    /// The set of the one `let` of the turn that fills `slot`; `None` when several do.
+    fn let_set(&self, slot: u8) -> Option<SetId> {
+        let mut found = None;
+        for op in &self.program.turn.ops {
+            if let Op::Let { slot: s, set, .. } = op {
+                if *s == slot {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some(*set);
+                }
+            }
+        }
+        found
     }
 
     /// `let`: generating keeps the set for the rest of the walk and restores the slot after;
@@ -1458,15 +1536,17 @@ impl<'p> Engine<'p> {
         if !GEN || self.eval_bool::<W>(cond, vars, 0) {
             return Some(pc + 1);
         }
-        if walk.refused_by.is_none()
+        if walk.may_fail()
             && walk
                 .refusals
                 .as_ref()
                 .is_some_and(|r| r.len() < MAX_REFUSALS)
         {
-            walk.refused_by = Some(RefusedBy::Rule(cond));
+            walk.refused_by.push(RefusedBy::Rule(cond));
+            walk.failures += 1;
             self.exec::<true, W>(code, pc + 1, *vars, walk);
-            walk.refused_by = None;
+            walk.failures -= 1;
+            walk.refused_by.pop();
         }
         None
     }
@@ -1850,9 +1930,9 @@ impl<'p> Engine<'p> {
         if GEN {
             if let Some(out) = walk.out.as_mut() {
                 out.push(walk.current);
-            } else if let (Some(refusals), Some(rule)) = (walk.refusals.as_mut(), walk.refused_by) {
-                if refusals.len() < MAX_REFUSALS {
-                    refusals.push((walk.current, rule));
+            } else if let Some(refusals) = walk.refusals.as_mut() {
+                if refusals.len() < MAX_REFUSALS && !walk.refused_by.is_empty() {
+                    refusals.push((walk.current, walk.refused_by.clone(), walk.failures));
                 }
             }
         }
@@ -2334,7 +2414,9 @@ impl Walk<'_> {
             voice: 0,
             chooser: None,
             refusals: None,
-            refused_by: None,
+            refused_by: Vec::new(),
+            failures: 0,
+            named: Vec::new(),
         }
     }
 
@@ -2359,6 +2441,14 @@ impl Walk<'_> {
         } else {
             u16::from(first)
         }
+    }
+
+    /// Generating for [`Engine::refusals`]: whether this way may be followed past one more
+    /// failure (the first always; later ones only towards named cells, up to
+    /// [`MAX_FAILURES`]).
+    #[inline]
+    fn may_fail(&self) -> bool {
+        self.failures == 0 || (!self.named.is_empty() && self.failures < MAX_FAILURES)
     }
 
     /// Counts one generation step; true once the walk has none left (it then stays so).

@@ -18,7 +18,7 @@ mod state;
 pub mod table;
 
 pub use compiled::{Backend, BackendKind, Compiled};
-pub use engine::{Engine, Refusal, RefusedBy, Undo, MAX_REFUSALS};
+pub use engine::{Engine, Refusal, RefusedBy, Undo, MAX_FAILURES, MAX_REFUSALS};
 pub use game::{BoardGame, Clock, Clocks, Game};
 pub use moves::{Move, MAX_DECISIONS};
 pub use state::{GameResult, State, Zobrist};

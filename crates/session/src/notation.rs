@@ -281,34 +281,120 @@ fn what_stands_on(engine: &Engine<'_>, cell: usize) -> String {
     }
 }
 
-/// Which `require` of the game's source refuses the move written `text` here: the rules that
-/// refuse a move spelt `text` (spacing, letter case and punctuation aside) when every other
-/// rule of its way through the turn holds. Up to three rules are quoted. With none, the
-/// `pick` whose set leaves out a cell of the move, when that is all that refuses it.
-pub fn refusing_rules(engine: &mut Engine<'_>, source: &str, text: &str) -> Option<String> {
+/// Why the move written `text` here is refused, one note per failure: each `require` of the
+/// game's source that fails (quoted with its line) and each `pick` whose set leaves out a cell
+/// of the move, with every part of the set that does (`empty`, a step, a `where`, ...). Of the
+/// ways through the turn that spell `text` (spacing, letter case and punctuation aside), those
+/// with the fewest failures are told; a way is followed past several failures only towards
+/// the cells the text names. At most [`MAX_REASONS`] notes.
+pub fn refusing_rules(engine: &mut Engine<'_>, source: &str, text: &str) -> Vec<String> {
     let typed = squashed(text);
-    let mut rules: Vec<rulestone_ir::BoolId> = Vec::new();
-    let mut pick = None;
-    for r in engine.refusals() {
-        if squashed(&r.text) != typed {
-            continue;
+    let words = words_of(text);
+    let named: Vec<usize> = engine
+        .program()
+        .board
+        .names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| words.iter().any(|w| n.eq_ignore_ascii_case(w)))
+        .map(|(c, _)| c)
+        .collect();
+    let refusals: Vec<rulestone_runtime::Refusal> = engine
+        .refusals_naming(&named)
+        .into_iter()
+        .filter(|r| squashed(&r.text) == typed)
+        .collect();
+    let Some(fewest) = refusals.iter().map(|r| r.failures).min() else {
+        return Vec::new();
+    };
+    let closest: Vec<&[RefusedBy]> = refusals
+        .iter()
+        .filter(|r| r.failures == fewest)
+        .map(|r| r.by.as_slice())
+        .collect();
+    let single_rules: Vec<rulestone_ir::BoolId> = closest
+        .iter()
+        .filter_map(|by| match by {
+            [RefusedBy::Rule(rule)] => Some(*rule),
+            _ => None,
+        })
+        .collect();
+    if single_rules.len() == closest.len() {
+        return rules_note(engine, source, &single_rules)
+            .into_iter()
+            .collect();
+    }
+    let mut notes: Vec<String> = Vec::new();
+    for failure in failures_of(&closest) {
+        let note = match failure {
+            Failure::Rule(rule) => rules_note(engine, source, &[rule]),
+            Failure::Pick(parts) => left_out(engine, source, &parts),
+        };
+        if let Some(note) = note.filter(|n| !notes.contains(n)) {
+            notes.push(note);
         }
-        match r.by {
-            RefusedBy::Rule(rule) if !rules.contains(&rule) => rules.push(rule),
-            RefusedBy::Rule(_) => {}
-            by @ RefusedBy::Pick { .. } => {
-                // The first refusal that can say why the cell is left out, else the first.
-                let telling = |b: Option<RefusedBy>| b.is_some_and(|b| tells_why(engine, b));
-                if pick.is_none() || (!telling(pick) && telling(Some(by))) {
-                    pick = Some(by);
+    }
+    if notes.len() > MAX_REASONS {
+        let more = notes.len() - (MAX_REASONS - 1);
+        notes.truncate(MAX_REASONS - 1);
+        notes.push(format!("(and {} more)", plural(more, "reason")));
+    }
+    notes
+}
+
+/// One failure of a way through the turn, as [`refusing_rules`] tells it.
+enum Failure {
+    Rule(rulestone_ir::BoolId),
+    /// The refusals of one `pick` and cell: each part of the set that leaves the cell out.
+    Pick(Vec<RefusedBy>),
+}
+
+/// The failures of the ways, in the order met, each once: a rule once however many ways it
+/// refuses, a `pick` and cell once with the parts that leave the cell out on any of them.
+fn failures_of(ways: &[&[RefusedBy]]) -> Vec<Failure> {
+    let mut out: Vec<Failure> = Vec::new();
+    for by in ways {
+        for b in *by {
+            match *b {
+                RefusedBy::Rule(rule) => {
+                    if !out
+                        .iter()
+                        .any(|f| matches!(f, Failure::Rule(r) if *r == rule))
+                    {
+                        out.push(Failure::Rule(rule));
+                    }
+                }
+                RefusedBy::Pick { set, cell, .. } => {
+                    let same = |x: &RefusedBy| matches!(x, RefusedBy::Pick { set: s, cell: c, .. } if *s == set && *c == cell);
+                    let found = out.iter_mut().find_map(|f| match f {
+                        Failure::Pick(parts) if parts.first().is_some_and(same) => Some(parts),
+                        _ => None,
+                    });
+                    match found {
+                        Some(parts) if !parts.contains(b) => parts.push(*b),
+                        Some(_) => {}
+                        None => out.push(Failure::Pick(vec![*b])),
+                    }
                 }
             }
         }
     }
-    if rules.is_empty() {
-        return pick.and_then(|by| left_out(engine, source, by));
+    out
+}
+
+/// The most notes [`refusing_rules`] gives.
+pub const MAX_REASONS: usize = 8;
+
+/// ``it is refused by the rule at line 42, `require ...` or ...``: the rules that each refuse
+/// the move on some way (up to three quoted).
+fn rules_note(engine: &Engine<'_>, source: &str, rules: &[rulestone_ir::BoolId]) -> Option<String> {
+    let mut distinct: Vec<rulestone_ir::BoolId> = Vec::new();
+    for r in rules {
+        if !distinct.contains(r) {
+            distinct.push(*r);
+        }
     }
-    let quoted: Vec<String> = rules
+    let quoted: Vec<String> = distinct
         .iter()
         .filter_map(|rule| engine.program().rule_spans.of(*rule))
         .map(|span| quote_rule(source, span))
@@ -330,56 +416,101 @@ pub fn refusing_rules(engine: &mut Engine<'_>, source: &str, text: &str) -> Opti
 }
 
 /// ``the cell `b3` is not in `empty & adjacent(c)` (line 12): it is not empty, it holds
-/// Black's pawn``: the set of the `pick` that leaves the cell out, and the part of it that does.
-fn left_out(engine: &Engine<'_>, source: &str, by: RefusedBy) -> Option<String> {
-    let RefusedBy::Pick {
-        set,
-        cell,
-        part,
-        inside,
-    } = by
-    else {
+/// Black's pawn``: the set of the `pick` that leaves the cell out, and each part of it that
+/// does (`parts`: the refusals of one `pick` and cell).
+fn left_out(engine: &Engine<'_>, source: &str, parts: &[RefusedBy]) -> Option<String> {
+    let Some(&RefusedBy::Pick { set, cell, .. }) = parts.first() else {
         return None;
     };
     let program = engine.program();
     let cell = usize::from(cell);
     let name = program.board.names.get(cell)?;
     let (line, expr) = quoted_span(source, program.pick_spans.of(set)?);
-    let reason = why_not_in(engine, cell, part, inside);
+    let mut reasons: Vec<String> = Vec::new();
+    for p in parts {
+        if let RefusedBy::Pick { part, inside, .. } = *p {
+            let r = why_not_in(engine, cell, part, inside);
+            if !r.is_empty() && !reasons.contains(&r) {
+                reasons.push(r);
+            }
+        }
+    }
+    let reason = if reasons.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", reasons.join("; "))
+    };
     Some(format!(
         "the cell `{name}` is not in `{expr}` (line {line}){reason}"
     ))
 }
 
-/// Whether [`why_not_in`] can say why the `pick` refusal leaves its cell out.
-fn tells_why(engine: &Engine<'_>, by: RefusedBy) -> bool {
-    let RefusedBy::Pick {
-        cell, part, inside, ..
-    } = by
-    else {
-        return false;
-    };
-    !why_not_in(engine, usize::from(cell), part, inside).is_empty()
-}
-
-/// Why `cell` is left out by `part` of a set, as the end of a note, when it can be said.
+/// Why `cell` is left out by `part` of a set, when it can be said (empty when not).
 fn why_not_in(engine: &Engine<'_>, cell: usize, part: rulestone_ir::SetId, inside: bool) -> String {
     use rulestone_ir::SetExpr;
     let program = engine.program();
     let stands = what_stands_on(engine, cell);
     let stands = stands.trim_start_matches(": ");
     if inside {
-        return format!(": it is in the part taken away by `-` ({stands})");
+        return format!("it is in the part taken away by `-` ({stands})");
     }
+    let relation = |r: &u16| {
+        program
+            .relations
+            .get(usize::from(*r))
+            .map_or_else(String::new, |r| r.name.clone())
+    };
     match program.sets.get(usize::from(part)) {
-        Some(SetExpr::Empty) => format!(": it is not empty, {stands}"),
-        Some(SetExpr::Occupied) => ": it is empty".to_string(),
-        Some(SetExpr::PlayerPieces(_) | SetExpr::Pieces { .. }) => {
-            format!(": it does not hold such a piece, {stands}")
+        Some(SetExpr::Empty) => format!("it is not empty, {stands}"),
+        Some(SetExpr::Occupied) => "it is empty".to_string(),
+        Some(SetExpr::PlayerPieces(p)) => {
+            let mover = engine.state.mover;
+            let whose = match p {
+                rulestone_ir::PlayerRef::Mover => Some(mover),
+                rulestone_ir::PlayerRef::Opponent => Some(1 - mover.min(1)),
+                rulestone_ir::PlayerRef::Const(q) => Some(*q),
+                rulestone_ir::PlayerRef::Owner(_) => None,
+            };
+            match whose {
+                Some(q) => format!(
+                    "it does not hold a piece of {}, {stands}",
+                    program.player_name(q)
+                ),
+                None => format!("it does not hold such a piece, {stands}"),
+            }
         }
-        Some(SetExpr::Where { .. } | SetExpr::AxisRows { .. } | SetExpr::AxisCmp { .. }) => {
-            ": its `where` condition does not hold".to_string()
+        Some(SetExpr::Pieces { .. }) => format!("it does not hold such a piece, {stands}"),
+        Some(
+            SetExpr::Where { .. }
+            | SetExpr::AxisRows { .. }
+            | SetExpr::AxisCmp { .. }
+            | SetExpr::AxisKey { .. },
+        ) => "its `where` condition does not hold".to_string(),
+        Some(SetExpr::Step { relation: r, .. } | SetExpr::StepDir { relation: r, .. }) => {
+            format!("no step along `{}` reaches it", relation(r))
         }
+        Some(SetExpr::All { relation: r, of }) => {
+            let what = match program.sets.get(usize::from(*of)) {
+                Some(SetExpr::Occupied) => "occupied".to_string(),
+                Some(SetExpr::Empty) => "empty".to_string(),
+                _ => "in the set".to_string(),
+            };
+            format!("not all of its `{}` neighbours are {what}", relation(r))
+        }
+        Some(SetExpr::Any { relation: r, .. }) => {
+            format!("none of its `{}` neighbours is in the set", relation(r))
+        }
+        Some(SetExpr::None { relation: r, .. }) => {
+            format!("one of its `{}` neighbours is in the set", relation(r))
+        }
+        Some(SetExpr::Line { relation: r, .. }) => {
+            format!("it is not on the line along `{}`", relation(r))
+        }
+        Some(SetExpr::Const(cells)) => match program.zones.iter().find(|z| z.cells == *cells) {
+            Some(z) => format!("it is not in `{}`", z.name),
+            None => "it is not one of the cells named there".to_string(),
+        },
+        Some(SetExpr::Local(_)) => "it is not in the `let` set".to_string(),
         _ => String::new(),
     }
 }
@@ -483,4 +614,64 @@ pub fn legal_hint(engine: &Engine<'_>, legal: &[(Move, String)], text: &str) -> 
         let _ = write!(list, ", … ({} in all)", all.len());
     }
     format!("{mover} to move; legal moves: {list}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refusing_rules;
+    use rulestone_runtime::Engine;
+
+    const GAME: &str = "game \"Climb\"
+players White, Black
+board {
+    axes x, y
+    cells x in 0..3, y in 0..3
+    name \"{letter(x)}{y + 1}\"
+}
+relation king = (1, 0) | (-1, 0) | (0, 1) | (0, -1) | (1, 1) | (1, -1) | (-1, 1) | (-1, -1)
+piece stone \"W\" \"B\"
+setup {
+    put stone of White at {a1, b2}
+    put stone of Black at {d4}
+}
+turn {
+    pick from in own
+    pick to in empty & step(king, from)
+    require to.y > from.y
+    move from to to
+    write \"{from}-{to}\"
+}
+on no moves {
+    lose mover
+}
+";
+
+    fn why(text: &str) -> Vec<String> {
+        let program = rulestone_lower::compile(GAME, &[]).expect("compiles");
+        let mut engine = Engine::new(&program);
+        refusing_rules(&mut engine, GAME, text)
+    }
+
+    /// A move that fails a `pick` and a `require` is told both; a cell that both sides of an
+    /// `&` leave out, both sides.
+    #[test]
+    fn every_failure_is_told() {
+        let notes = why("d4-c4");
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(
+            notes[0].starts_with("the cell `d4` is not in `own`"),
+            "{notes:?}"
+        );
+        assert!(
+            notes[1].contains("line 17, `require to.y > from.y`"),
+            "{notes:?}"
+        );
+        let notes = why("a1-d4");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].contains("it is not empty") && notes[0].contains("no step along `king`"),
+            "{notes:?}"
+        );
+        assert!(why("a1-a2").is_empty());
+    }
 }

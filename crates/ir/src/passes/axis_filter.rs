@@ -345,6 +345,23 @@ mod tests {
         );
     }
 
+    /// `cell` and `offset` (of a cell or of a one-cell set) are lookups too, one per axis.
+    #[test]
+    fn cells_by_coordinates_are_lookups() {
+        for set in [
+            "cell(c.x + 1, n)",
+            "offset(c, 1, -1)",
+            "offset({c}, 2, 0) & empty",
+            "offset(one(empty where x == n), 0, 1)",
+        ] {
+            let text = grid(set);
+            assert!(!text.lines().any(tests_each_cell), "{set}: {text}");
+            assert!(text.contains(" with y Eq i"), "{set}: {text}");
+        }
+        let text = grid("cell(1, 2)");
+        assert!(text.contains(" = {12}\n"), "{text}");
+    }
+
     /// What of an `and` is no lookup is tested only on the cells the lookups leave.
     #[test]
     fn the_rest_of_an_and_tests_what_the_lookups_leave() {

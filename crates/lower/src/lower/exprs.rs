@@ -484,6 +484,14 @@ impl Lowerer<'_> {
             }),
             Func::Ray | Func::Run => Lowered::Set(self.line(args)?),
             Func::One => Lowered::Set(SetExpr::First(self.set(a(0)?)?)),
+            Func::Cell => {
+                let coords = args
+                    .iter()
+                    .map(|x| self.int(x))
+                    .collect::<Result<Vec<_>>>()?;
+                Lowered::Set(self.at_coordinates(&coords))
+            }
+            Func::Offset => Lowered::Set(self.offset(args)?),
             Func::Group => Lowered::Set(SetExpr::Group {
                 relation: self.relation(a(0)?)?,
                 from: self.set(a(1)?)?,
@@ -605,6 +613,128 @@ impl Lowerer<'_> {
             from,
             run,
         })
+    }
+
+    /// The cell whose coordinate on each axis is the value: one lookup per axis in the board's
+    /// table of cells by coordinate, intersected (no cell when a value is off the board).
+    fn at_coordinates(&mut self, coords: &[IntId]) -> SetExpr {
+        let lookups: Vec<SetExpr> = coords
+            .iter()
+            .enumerate()
+            .map(|(axis, &value)| match self.prog.ints[usize::from(value)] {
+                IntExpr::Const(v) => SetExpr::Const(self.prog.board.axis_cmp(axis, CmpOp::Eq, v)),
+                _ => SetExpr::AxisCmp {
+                    axis: u8::try_from(axis).unwrap_or(u8::MAX),
+                    op: CmpOp::Eq,
+                    value,
+                },
+            })
+            .collect();
+        let mut known = self.prog.board.all;
+        let mut sets = Vec::new();
+        for l in lookups {
+            match l {
+                SetExpr::Const(c) => known &= c,
+                other => sets.push(self.prog.push_set(other)),
+            }
+        }
+        let Some((&first, rest)) = sets.split_first() else {
+            return SetExpr::Const(known);
+        };
+        let mut acc = first;
+        for &s in rest {
+            acc = self.prog.push_set(SetExpr::Inter(acc, s));
+        }
+        if known == self.prog.board.all {
+            return self.prog.sets[usize::from(acc)].clone();
+        }
+        let known = self.prog.push_set(SetExpr::Const(known));
+        SetExpr::Inter(acc, known)
+    }
+
+    /// `offset(c, d1, d2, ...)`: the cell at `c`'s coordinates plus the offsets.
+    fn offset(&mut self, args: &[Expr]) -> Result<SetExpr> {
+        let from = arg(args, 0)?;
+        let axes = args.len().saturating_sub(1);
+        let mut coords = Vec::with_capacity(axes);
+        let mut first = None;
+        if self.ty(from)? == Ty::Cell {
+            let cell = self.cell(from)?;
+            for axis in 0..axes {
+                let axis = u8::try_from(axis).unwrap_or(u8::MAX);
+                coords.push(self.prog.push_int(IntExpr::Axis { cell, axis }));
+            }
+        } else {
+            let set = self.set(from)?;
+            let one = self.prog.push_set(SetExpr::First(set));
+            coords = self.set_coordinates(one, axes);
+            first = Some(one);
+        }
+        for (i, c) in coords.iter_mut().enumerate() {
+            let d = self.int(arg(args, i + 1)?)?;
+            *c = self.prog.push_int(IntExpr::Bin {
+                op: IntOp::Add,
+                lhs: *c,
+                rhs: d,
+            });
+        }
+        if let Some(first) = first {
+            // No cell in the set: a first coordinate no cell has, so no cell.
+            let n = self.prog.push_int(IntExpr::Count(first));
+            let one = self.prog.push_const(1);
+            let cond = self.prog.compare(CmpOp::Eq, n, one);
+            let none = self.prog.push_const(i64::from(i32::MIN));
+            if let Some(c) = coords.first_mut() {
+                *c = self.prog.push_int(IntExpr::Cond {
+                    cond,
+                    then: *c,
+                    otherwise: none,
+                });
+            }
+        }
+        Ok(self.at_coordinates(&coords))
+    }
+
+    /// The coordinates of the cell of a one-cell set, with no IR op of its own: on each axis,
+    /// the lowest value plus each bit of the offset from it, read as whether the cell lies in
+    /// the (constant) cells with that bit set. A handful of intersections per axis.
+    fn set_coordinates(&mut self, first: SetId, axes: usize) -> Vec<IntId> {
+        let mut coords = Vec::with_capacity(axes);
+        for axis in 0..axes {
+            let Some((lo, table)) = self.prog.board.axis_tables.get(axis).cloned() else {
+                coords.push(self.prog.push_const(i64::from(i32::MIN)));
+                continue;
+            };
+            let mut value = self.prog.push_const(i64::from(lo));
+            let mut bit = 0;
+            while (1usize << bit) < table.len() {
+                let mut with_bit = CellSet::EMPTY;
+                let mut below = CellSet::EMPTY;
+                for (k, &at_most) in table.iter().enumerate() {
+                    if k & (1 << bit) != 0 {
+                        with_bit |= at_most - below;
+                    }
+                    below = at_most;
+                }
+                let mask = self.prog.push_set(SetExpr::Const(with_bit));
+                let hit = self.prog.push_set(SetExpr::Inter(first, mask));
+                let n = self.prog.push_int(IntExpr::Count(hit));
+                let weight = self.prog.push_const(1 << bit);
+                let part = self.prog.push_int(IntExpr::Bin {
+                    op: IntOp::Mul,
+                    lhs: n,
+                    rhs: weight,
+                });
+                value = self.prog.push_int(IntExpr::Bin {
+                    op: IntOp::Add,
+                    lhs: value,
+                    rhs: part,
+                });
+                bit += 1;
+            }
+            coords.push(value);
+        }
+        coords
     }
 
     /// `waiting(T)` or `waiting(T, p)`.
