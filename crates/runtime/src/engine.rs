@@ -16,6 +16,7 @@ use super::ops;
 use super::state::{GameResult, State, Zobrist};
 use rulestone_base::hash::KeySet;
 use rulestone_ir::ops::{compare, int_op, neg, stock_points};
+use rulestone_ir::passes::axis_filter::key_table;
 use rulestone_ir::{
     words_for, AssignKind, AssignSlot, BoolExpr, BoolId, CellBits, CellRef, CellSet, Code, DirExpr,
     Finish, IntExpr, IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart,
@@ -47,6 +48,9 @@ macro_rules! at_width {
         }
     };
 }
+
+/// The cells of each value of a key, ascending ([`key_table`]).
+type KeyTable = Box<[(i32, CellSet)]>;
 
 /// The turn's picked cells and repeat counts. Small and passed by value into each choice, so
 /// backtracking needs no bookkeeping for them. (`let` sets live in the engine and are restored
@@ -208,6 +212,9 @@ pub struct Engine<'p> {
     locals: [CellSet; MAX_SET_LOCALS],
     /// Words per set the interpreter works in: the fewest the board needs ([`words_for`]).
     words: usize,
+    /// Per set: the cells of each key value of a key known before the game starts
+    /// ([`key_table`]), so that the set is a lookup; `None` for the rest.
+    key_tables: Arc<[Option<KeyTable>]>,
     /// Whether a picked cell takes two decisions ([`Program::wide_picks`]).
     wide_picks: bool,
     /// Set when a turn needed more decisions than a move holds.
@@ -410,6 +417,9 @@ impl<'p> Engine<'p> {
             alarm: None,
             locals: [CellSet::EMPTY; MAX_SET_LOCALS],
             words: words_for(program.board.len()),
+            key_tables: (0..program.sets.len())
+                .map(|s| key_table(program, s as SetId).map(Vec::into_boxed_slice))
+                .collect(),
             wide_picks: program.wide_picks(),
             logging: true,
             saved: None,
@@ -2148,6 +2158,15 @@ impl<'p> Engine<'p> {
             } => {
                 let within = self.eval_set::<W>(*base, vars, domain, candidate);
                 let value = self.eval_int::<W>(*value, vars, candidate);
+                if let Some(table) = &self.key_tables[usize::from(id)] {
+                    let mut out = CellBits::<W>::EMPTY;
+                    for (k, cells) in table.iter() {
+                        if compare(*op, *k, value) {
+                            out |= cells.resized::<W>();
+                        }
+                    }
+                    return out & within;
+                }
                 let keep = |c: usize| compare(*op, self.eval_int::<W>(*key, vars, c as u16), value);
                 p.board.rows_where(usize::from(*axis), within, keep)
             }

@@ -5,7 +5,10 @@
 //! their lookups (the rest of the `and`, if any, is then tested only on the cells they leave),
 //! and an `or` of them the union.
 
-use crate::{BoolExpr, BoolId, CellRef, CmpOp, IntExpr, IntId, Operand, Program, SetExpr, SetId};
+use crate::ops::{int_op, neg};
+use crate::{
+    BoolExpr, BoolId, CellRef, CellSet, CmpOp, IntExpr, IntId, Operand, Program, SetExpr, SetId,
+};
 
 /// How a condition is answered without testing each cell.
 enum Lookup {
@@ -274,6 +277,48 @@ fn mentions_candidate(program: &Program, i: IntId) -> bool {
     })
 }
 
+/// For an [`SetExpr::AxisKey`] whose key reads nothing but constants and the candidate's
+/// coordinate on the set's axis (`x / 3`), each key value with the cells that have it, in
+/// ascending order: the key is then known before the game starts, and the set is a lookup in
+/// this table instead of a computation of the key on every row. `None` for any other set.
+#[must_use]
+pub fn key_table(program: &Program, set: SetId) -> Option<Vec<(i32, CellSet)>> {
+    let SetExpr::AxisKey { axis, key, .. } = program.sets.get(usize::from(set))? else {
+        return None;
+    };
+    let board = &program.board;
+    let axis = usize::from(*axis);
+    let mut table: Vec<(i32, CellSet)> = Vec::new();
+    let mut below = CellSet::EMPTY;
+    for at_most in &board.axis_tables.get(axis)?.1 {
+        let row = *at_most - below;
+        below = *at_most;
+        let Some(cell) = row.first() else { continue };
+        let value = coordinate_key(program, *key, axis, board.coord(cell, axis))?;
+        match table.binary_search_by_key(&value, |(k, _)| *k) {
+            Ok(i) => table[i].1 |= row,
+            Err(i) => table.insert(i, (value, row)),
+        }
+    }
+    Some(table)
+}
+
+/// The value of `key` for a cell whose coordinate on `axis` is `coord`, when `key` reads
+/// nothing but constants and that coordinate of the candidate; `None` when it reads more.
+fn coordinate_key(program: &Program, key: IntId, axis: usize, coord: i32) -> Option<i32> {
+    let at = |i| coordinate_key(program, i, axis, coord);
+    match program.ints[usize::from(key)] {
+        IntExpr::Const(v) => Some(v),
+        IntExpr::Axis {
+            cell: CellRef::Candidate,
+            axis: a,
+        } if usize::from(a) == axis => Some(coord),
+        IntExpr::Neg(x) => Some(neg(at(x)?)),
+        IntExpr::Bin { op, lhs, rhs } => Some(int_op(op, at(lhs)?, at(rhs)?)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::dump::dump;
@@ -414,5 +459,35 @@ mod tests {
             otherwise,
         };
         assert!(super::plan(&program, cond, false).is_none());
+    }
+
+    /// A key that reads only the candidate's coordinate (`x / 3`) is computed before the game
+    /// starts: each key value with its cells. A key that reads a counter is not.
+    #[test]
+    fn a_key_of_the_coordinate_alone_is_a_table() {
+        let program = crate::compile(
+            &GRID.replace("SET", "cells where x / 3 == c.x / 3 and y + n == c.y"),
+            &[],
+        )
+        .expect("compiles");
+        let keyed: Vec<_> = (0..program.sets.len())
+            .filter(|&s| matches!(program.sets[s], crate::SetExpr::AxisKey { .. }))
+            .map(|s| super::key_table(&program, s as crate::SetId))
+            .collect();
+        assert_eq!(keyed.len(), 2, "{}", dump(&program));
+        let tables: Vec<_> = keyed.into_iter().flatten().collect();
+        assert_eq!(tables.len(), 1, "only `x / 3` is known in advance");
+        let names = |cells: &crate::CellSet| -> Vec<&str> {
+            cells
+                .iter()
+                .map(|c| program.board.names[c].as_str())
+                .collect()
+        };
+        let table = &tables[0];
+        assert_eq!(table.iter().map(|(k, _)| *k).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(names(&table[0].1).len(), 18);
+        assert!(names(&table[1].1)
+            .iter()
+            .all(|n| n.starts_with(['3', '4', '5'])));
     }
 }
