@@ -35,12 +35,11 @@ fn run_cmd_with_input(mut c: Command, input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn rulestone");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
+    let written = child.stdin.take().expect("stdin").write_all(input.as_bytes());
+    // A command that refuses its arguments may exit before it reads its input.
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+    }
     child.wait_with_output().expect("wait for rulestone")
 }
 
@@ -1525,6 +1524,39 @@ fn play_refuses_an_unwritable_record_before_playing() {
         );
         assert!(stderr(&o).contains("nothing was played"), "{}", stderr(&o));
         assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+}
+
+/// A file the user keeps is never replaced by what a command writes: the game file itself,
+/// or any other text, given to `--record`, `save`, `--html` or `draw -o` by a slip of the path
+/// is refused and left as it was. A file of the command's own kind is replaced.
+#[test]
+fn outputs_never_replace_a_file_of_another_kind() {
+    let dir = scratch("foreign-outputs");
+    let game = dir.join("copy.game");
+    let rules = fs::read_to_string(PYLOS).expect("the game");
+    fs::write(&game, &rules).expect("a copy");
+    let shown = game.display().to_string();
+    let refusals = [
+        run_with_input(&["play", &shown, "--record", &shown], "quit\n"),
+        run(&["draw", &shown, "-o", &shown]),
+        run(&["analyze", &shown, "--games", "1", "--html", &shown]),
+    ];
+    for o in &refusals {
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert!(stderr(&o).contains("exists and is not"), "{}", stderr(&o));
+    }
+    let o = run_with_input(&["play", &shown], &format!("save {shown}\nquit\n"));
+    assert!(
+        stdout(&o).contains("exists and is not a game record"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(fs::read_to_string(&game).expect("kept"), rules);
+    let picture = dir.join("board.svg").display().to_string();
+    for _ in 0..2 {
+        let o = run(&["draw", &shown, "-o", &picture]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
     }
 }
 

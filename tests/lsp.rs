@@ -283,6 +283,12 @@ fn bad_requests_get_errors_and_the_server_goes_on() {
 /// Frames that would end a server reading with `lsp-server`'s own framing: each is answered
 /// with JSON-RPC's error (`id: null`) and the session goes on; a request after `shutdown` is
 /// refused, and `exit` still ends the session cleanly.
+/// A JSON value as one frame.
+fn framed(body: &serde_json::Value) -> String {
+    let body = body.to_string();
+    format!("Content-Length: {}\r\n\r\n{body}", body.len())
+}
+
 #[test]
 fn malformed_frames_and_requests_after_shutdown_are_answered() {
     let mut session = Session::start();
@@ -302,6 +308,9 @@ fn malformed_frames_and_requests_after_shutdown_are_answered() {
             "Content-Length: 24\r\n\r\n{}",
             json!({"jsonrpc": "2.0", "x": 17})
         ),
+        framed(&json!({"jsonrpc": "2.0", "id": 3.5, "method": "shutdown"})),
+        framed(&json!({"jsonrpc": "2.0", "id": null, "method": "shutdown"})),
+        framed(&json!({"jsonrpc": "2.0", "id": 1, "method": 5})),
     ];
     for frame in &hostile {
         let stdin = session.stdin.as_mut().expect("stdin open");

@@ -20,6 +20,7 @@ use crate::runtime::{Compiled, Game};
 
 use super::any::{with_variants, OnVariants, Variants};
 use super::load::shown;
+use super::output::{self, Output};
 use super::Format;
 use super::{emit, stderr_is_tty, CliError, Result};
 
@@ -222,6 +223,7 @@ fn grid(sets: &[String]) -> Result<Grid> {
 
 /// Creates the HTML file before any game is played, so that a bad path fails at once.
 fn open_html(path: &PathBuf) -> Result<(PathBuf, std::fs::File)> {
+    output::refuse_other(path, Output::Page)?;
     std::fs::File::create(path)
         .map(|f| (path.clone(), f))
         .map_err(|e| CliError::io("write", path, &e).into())

@@ -15,6 +15,7 @@ use crate::Built;
 const SHOT_TRACE_EVERY: u32 = 4;
 
 use super::load::{build, parse, play_texts, shown, split_moves, split_sets};
+use super::output::{self, Output};
 use super::{CliError, GameArgs, PositionArgs, Result};
 
 /// The picture's file format.
@@ -164,7 +165,14 @@ fn emit(args: &DrawArgs, format: PictureFormat, svg: String) -> Result<()> {
         }
     };
     match &args.output {
-        Some(path) => write(path, &bytes),
+        Some(path) => {
+            let kind = match format {
+                PictureFormat::Svg => Output::Svg,
+                PictureFormat::Png => Output::Png,
+            };
+            output::refuse_other(path, kind)?;
+            write(path, &bytes)
+        }
         None => {
             let mut out = io::stdout().lock();
             match out.write_all(&bytes).and_then(|()| out.flush()) {

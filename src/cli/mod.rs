@@ -30,6 +30,7 @@ mod lsp;
 mod matches;
 mod moves;
 mod new;
+mod output;
 mod perft;
 mod play;
 mod playout;

@@ -25,6 +25,7 @@ use crate::agents::{Agent, AgentSpec, Thought};
 use super::any::{read_at, with_game_armies, Games, OnGame, Shown};
 use super::listing;
 use super::load::{normalize, shown, BadMove};
+use super::output::{self, Output};
 use super::record::{self, Keys, Record, RecordFiles as _};
 use super::replay::{check_claim, Moves, Replaying};
 use super::{emit, CliError, Fail, PositionArgs, Result};
@@ -820,7 +821,10 @@ impl<G: Shown> Playing<'_, '_, G> {
     fn save(&mut self, path: &Path) -> Result<()> {
         let texts = self.history.len();
         let text = self.record_text(path);
-        match std::fs::write(path, text).map_err(|e| Fail::from(CliError::io("write", path, &e))) {
+        let written = output::refuse_other(path, Output::Record).and_then(|()| {
+            std::fs::write(path, text).map_err(|e| CliError::io("write", path, &e).into())
+        });
+        match written.map_err(Fail::from) {
             Ok(()) => emit(&format!(
                 "saved {} to `{}`\n",
                 super::plural(texts, "move"),

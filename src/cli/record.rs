@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::runtime::{Engine, Game, GameResult};
 
 use super::load::{self, result_text, shown};
+use super::output::{self, Output};
 use super::replay::{Moves, Replaying};
 use super::{CliError, GameArgs, Result};
 
@@ -128,6 +129,7 @@ pub(crate) fn check_writable(path: &Path) -> Result<()> {
     if path.is_dir() {
         return refuse("it is a directory".to_string());
     }
+    output::refuse_other(path, Output::Record)?;
     let existed = path.exists();
     match std::fs::OpenOptions::new()
         .append(true)
@@ -148,7 +150,11 @@ pub(crate) fn check_writable(path: &Path) -> Result<()> {
 /// directory (`rulestone-unsaved-N.rec`), or as a last resort to standard error, and fails
 /// saying where the game went: a game played is never lost.
 pub(crate) fn write_or_rescue(path: &Path, text: &str) -> Result<()> {
-    let Err(e) = std::fs::write(path, text) else {
+    let written = match output::refuse_other(path, Output::Record) {
+        Ok(()) => std::fs::write(path, text).map_err(|e| e.to_string()),
+        Err(_) => Err("it exists and is not a game record".to_string()),
+    };
+    let Err(e) = written else {
         return Ok(());
     };
     let failed = format!("cannot write `{}`: {e}", shown(path));

@@ -176,10 +176,38 @@ fn read_body(input: &mut impl BufRead, n: u64) -> io::Result<Frame> {
     if (read as u64) < n {
         return Ok(Frame::End);
     }
-    Ok(match serde_json::from_slice::<Message>(&body) {
+    let value = match serde_json::from_slice::<serde_json::Value>(&body) {
+        Ok(value) => value,
+        Err(e) => return Ok(bad(PARSE_ERROR, &format!("not JSON: {e}"))),
+    };
+    if let Some(why) = not_a_message(&value) {
+        return Ok(bad(
+            INVALID_REQUEST,
+            &format!("not a JSON-RPC message: {why}"),
+        ));
+    }
+    Ok(match serde_json::from_value::<Message>(value) {
         Ok(message) => Frame::Message(message),
-        Err(e) => bad(PARSE_ERROR, &format!("not a JSON-RPC message: {e}")),
+        Err(e) => bad(INVALID_REQUEST, &format!("not a JSON-RPC message: {e}")),
     })
+}
+
+/// What makes a JSON value no JSON-RPC message, where the lenient reading of `Message` would
+/// take it for another kind and answer nothing: a request's `id` that is not an integer or a
+/// string (`3.5`, `null`), or a `method` that is not a string (which would read as a response).
+fn not_a_message(value: &serde_json::Value) -> Option<&'static str> {
+    let Some(object) = value.as_object() else {
+        return Some("not an object");
+    };
+    if object.get("method").is_some_and(|m| !m.is_string()) {
+        return Some("`method` is not a string");
+    }
+    let id_ok = |id: &serde_json::Value| id.is_string() || id.is_i64() || id.is_u64();
+    match object.get("id") {
+        Some(id) if !id_ok(id) => Some("`id` is not an integer or a string"),
+        None if !object.contains_key("method") => Some("no `method`, and no `id` to answer"),
+        _ => None,
+    }
 }
 
 fn bad(code: i32, message: &str) -> Frame {
@@ -278,8 +306,25 @@ mod tests {
         assert_eq!(methods, ["initialized", "exit"]);
         assert_eq!(
             codes,
-            [PARSE_ERROR, PARSE_ERROR, PARSE_ERROR, PARSE_ERROR].map(i64::from)
+            [PARSE_ERROR, PARSE_ERROR, INVALID_REQUEST, PARSE_ERROR].map(i64::from)
         );
+    }
+
+    /// A request's `id` that is no integer or string, or a `method` that is no string, is
+    /// answered as an invalid request, not taken for a notification or a response.
+    #[test]
+    fn odd_ids_and_methods_are_answered() {
+        let input = [
+            frame(r#"{"jsonrpc":"2.0","id":3.5,"method":"shutdown"}"#),
+            frame(r#"{"jsonrpc":"2.0","id":null,"method":"shutdown"}"#),
+            frame(r#"{"jsonrpc":"2.0","id":1,"method":5}"#),
+            frame(r#"[1, 2]"#),
+            frame(r#"{"jsonrpc":"2.0","id":"a","method":"shutdown"}"#),
+        ]
+        .concat();
+        let (methods, codes) = read_all(&input);
+        assert_eq!(methods, ["shutdown"]);
+        assert_eq!(codes, [INVALID_REQUEST; 4].map(i64::from));
     }
 
     #[test]

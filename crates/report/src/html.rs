@@ -90,11 +90,15 @@ pub fn page(report: &Report) -> Result<String, String> {
     body.push_str(&skill_table(report));
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"generator\" content=\"{GENERATOR}\">\n\
          <title>{}: variant analysis</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\
          </body>\n</html>\n",
         escape(&report.game)
     ))
 }
+
+/// The page's `generator`: how `analyze --html` knows a page it may replace.
+pub const GENERATOR: &str = "rulestone analyze";
 
 fn heading(report: &Report) -> String {
     let mut out = format!("<h1>{}: variant analysis</h1>\n", escape(&report.game));

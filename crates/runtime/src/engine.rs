@@ -18,9 +18,10 @@ use rulestone_base::hash::KeySet;
 use rulestone_ir::ops::{compare, int_op, neg, stock_points};
 use rulestone_ir::passes::axis_filter::key_table;
 use rulestone_ir::{
-    words_for, AssignKind, AssignSlot, BoolExpr, BoolId, CellBits, CellRef, CellSet, Code, DirExpr,
-    Finish, IntExpr, IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart,
-    MAX_PATH_ROUNDS, MAX_PLACED, MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_CELL, NO_DIR, SET_WORDS,
+    words_for, AssignKind, AssignSlot, BoolExpr, BoolId, CellBits, CellRef, CellSet, CmpOp, Code,
+    DirExpr, Finish, IntExpr, IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId,
+    TemplatePart, MAX_PATH_ROUNDS, MAX_PLACED, MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_CELL,
+    NO_DIR, SET_WORDS,
 };
 
 /// Evaluates `$e` with the constant `W` bound to the engine's set width: the interpreter is
@@ -49,8 +50,59 @@ macro_rules! at_width {
     };
 }
 
-/// The cells of each value of a key, ascending ([`key_table`]).
-type KeyTable = Box<[(i32, CellSet)]>;
+/// A set the interpreter answers in one step instead of walking its expressions, worked out
+/// when the engine is made from the program alone: the meaning stays the expressions'.
+#[derive(Clone, Debug)]
+enum Shortcut {
+    /// An [`SetExpr::AxisKey`] whose key is known before the game starts: the cells of each
+    /// key value, ascending ([`key_table`]).
+    Keys(Box<[(i32, CellSet)]>),
+    /// A `where` that compares the candidate's per-cell counter with a number
+    /// (`where height == 0`): one read per cell.
+    CellCounter { base: u16, op: CmpOp, value: i32 },
+}
+
+impl Shortcut {
+    fn of(program: &Program, set: SetId) -> Option<Shortcut> {
+        match &program.sets[usize::from(set)] {
+            SetExpr::AxisKey { .. } => key_table(program, set)
+                .map(Vec::into_boxed_slice)
+                .map(Shortcut::Keys),
+            SetExpr::Where { cond, .. } => {
+                let BoolExpr::Cmp { op, lhs, rhs } = program.bools[usize::from(*cond)] else {
+                    return None;
+                };
+                let int = |i: IntId| &program.ints[usize::from(i)];
+                match (int(lhs), int(rhs)) {
+                    (
+                        IntExpr::CellCounter {
+                            base,
+                            cell: CellRef::Candidate,
+                        },
+                        IntExpr::Const(value),
+                    ) => Some(Shortcut::CellCounter {
+                        base: *base,
+                        op,
+                        value: *value,
+                    }),
+                    (
+                        IntExpr::Const(value),
+                        IntExpr::CellCounter {
+                            base,
+                            cell: CellRef::Candidate,
+                        },
+                    ) => Some(Shortcut::CellCounter {
+                        base: *base,
+                        op: op.mirrored(),
+                        value: *value,
+                    }),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
 
 /// The turn's picked cells and repeat counts. Small and passed by value into each choice, so
 /// backtracking needs no bookkeeping for them. (`let` sets live in the engine and are restored
@@ -212,9 +264,9 @@ pub struct Engine<'p> {
     locals: [CellSet; MAX_SET_LOCALS],
     /// Words per set the interpreter works in: the fewest the board needs ([`words_for`]).
     words: usize,
-    /// Per set: the cells of each key value of a key known before the game starts
-    /// ([`key_table`]), so that the set is a lookup; `None` for the rest.
-    key_tables: Arc<[Option<KeyTable>]>,
+    /// Per set: how the interpreter answers it without walking its expressions, worked out
+    /// when the engine is made ([`Shortcut`]); `None` for the rest.
+    shortcuts: Arc<[Option<Shortcut>]>,
     /// Whether a picked cell takes two decisions ([`Program::wide_picks`]).
     wide_picks: bool,
     /// Set when a turn needed more decisions than a move holds.
@@ -273,14 +325,18 @@ impl History {
 /// The keys of a game line ([`history_key`]), the current position's last, chained by bucket
 /// (a key's low bits, [`Line::BUCKETS`] of them): counting a key's earlier occurrences
 /// ([`repetitions`], once a ply) visits only the keys of its bucket, which in a line of a few
-/// hundred positions are its repetitions and seldom another. Invariants: `prev[i]` is the
-/// index of the last key before `i` in the bucket of key `i` ([`Line::NONE`] if none), and
-/// `heads[b]` that of the last key of bucket `b` (the heads are allocated with the first key).
+/// hundred positions are its repetitions and seldom another; and since each key carries its
+/// count, the walk stops at the key's latest occurrence, so a position repeated thousands of
+/// times costs no more than one seen twice. Invariants: `prev[i]` is the index of the last key
+/// before `i` in the bucket of key `i` ([`Line::NONE`] if none), `heads[b]` that of the last
+/// key of bucket `b` (the heads are allocated with the first key), and `counts[i]` how many of
+/// the keys up to `i` (`i` included) are key `i`.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Line {
     keys: Vec<u64>,
     prev: Vec<u32>,
     heads: Vec<u32>,
+    counts: Vec<u32>,
 }
 
 impl Line {
@@ -306,6 +362,8 @@ impl Line {
         if self.heads.is_empty() {
             self.heads = vec![Line::NONE; Line::BUCKETS];
         }
+        let count = self.count(key) + 1;
+        self.counts.push(u32::try_from(count).unwrap_or(u32::MAX));
         let head = &mut self.heads[Line::bucket(key)];
         self.prev.push(*head);
         // A line never holds 4 billion positions: a game stops at its ply limit long before.
@@ -316,6 +374,7 @@ impl Line {
     pub(super) fn pop(&mut self) {
         if let (Some(key), Some(prev)) = (self.keys.pop(), self.prev.pop()) {
             self.heads[Line::bucket(key)] = prev;
+            self.counts.pop();
         }
     }
 
@@ -334,12 +393,13 @@ impl Line {
             .get(Line::bucket(key))
             .copied()
             .unwrap_or(Line::NONE);
-        let mut n = 0;
         while let Some(&k) = self.keys.get(at as usize) {
-            n += usize::from(k == key);
+            if k == key {
+                return self.counts[at as usize] as usize;
+            }
             at = self.prev[at as usize];
         }
-        n
+        0
     }
 }
 
@@ -417,8 +477,8 @@ impl<'p> Engine<'p> {
             alarm: None,
             locals: [CellSet::EMPTY; MAX_SET_LOCALS],
             words: words_for(program.board.len()),
-            key_tables: (0..program.sets.len())
-                .map(|s| key_table(program, s as SetId).map(Vec::into_boxed_slice))
+            shortcuts: (0..program.sets.len())
+                .map(|s| Shortcut::of(program, s as SetId))
                 .collect(),
             wide_picks: program.wide_picks(),
             logging: true,
@@ -2119,6 +2179,17 @@ impl<'p> Engine<'p> {
             SetExpr::Where { base, cond } => {
                 let x = self.eval_set::<W>(*base, vars, domain, candidate);
                 let mut out = x;
+                if let Some(Shortcut::CellCounter { base, op, value }) =
+                    &self.shortcuts[usize::from(id)]
+                {
+                    let layer = &self.state.counters[usize::from(*base)..];
+                    for c in x.iter() {
+                        if !compare(*op, layer[c], *value) {
+                            out.remove(c);
+                        }
+                    }
+                    return out;
+                }
                 for c in x.iter() {
                     if !self.eval_bool::<W>(*cond, vars, c as u16) {
                         out.remove(c);
@@ -2158,7 +2229,7 @@ impl<'p> Engine<'p> {
             } => {
                 let within = self.eval_set::<W>(*base, vars, domain, candidate);
                 let value = self.eval_int::<W>(*value, vars, candidate);
-                if let Some(table) = &self.key_tables[usize::from(id)] {
+                if let Some(Shortcut::Keys(table)) = &self.shortcuts[usize::from(id)] {
                     let mut out = CellBits::<W>::EMPTY;
                     for (k, cells) in table.iter() {
                         if compare(*op, *k, value) {
@@ -2524,5 +2595,21 @@ mod line_tests {
         assert_eq!((line.count(7), line.count(99), line.len()), (1, 0, 2));
         line.truncate(0);
         assert_eq!(line.count(7 + 1024), 0);
+    }
+
+    /// Two positions repeated many times over, sharing a bucket: each count is right, and
+    /// stays right as the line is taken back.
+    #[test]
+    fn many_repetitions_count_right() {
+        let mut line = Line::default();
+        for _ in 0..5000 {
+            line.push(3);
+            line.push(3 + 1024);
+        }
+        assert_eq!((line.count(3), line.count(3 + 1024)), (5000, 5000));
+        line.pop();
+        assert_eq!((line.count(3), line.count(3 + 1024)), (5000, 4999));
+        line.truncate(11);
+        assert_eq!((line.count(3), line.count(3 + 1024)), (6, 5));
     }
 }

@@ -114,6 +114,12 @@ const CONTACT_SLOP: f64 = 1e-9;
 /// arithmetic overflows to an infinity.
 pub const MAX_SHOT_SPEED: f64 = 1e6;
 
+/// The most steps one shot is simulated for, whatever the time step: a shot still moving then
+/// is stopped as at `max_time` ([`Event::TimedOut`]), so a tiny `time step` (any positive
+/// number passes `check` and `--set`) costs a bounded time. At a time step of 1/240 s this is
+/// over an hour of play.
+pub const MAX_SHOT_STEPS: u32 = 1_000_000;
+
 /// The velocity of a shot: `angle_degrees` anticlockwise from +x (east), `speed` units/s. Uses
 /// libm so the result is the same on every machine. A speed beyond [`MAX_SHOT_SPEED`] either
 /// way is taken as that speed; an angle or a speed that is not a number, or infinite, gives
@@ -148,7 +154,7 @@ pub fn simulate(
     let mut last_frame = None;
     record(&mut trace, discs, step, &mut last_frame);
     while discs.iter().any(|d| d.on_table && moving(d)) {
-        let can_advance = dt.is_finite() && dt > 0.0 && step < u32::MAX;
+        let can_advance = dt.is_finite() && dt > 0.0 && step < MAX_SHOT_STEPS;
         if !can_advance || f64::from(step) * dt >= params.max_time {
             discs.iter_mut().for_each(|d| {
                 d.vx = 0.0;
@@ -703,6 +709,24 @@ mod tests {
         assert_eq!(outcome.events, vec![Event::TimedOut { step: 240 }]);
         assert_eq!(outcome.steps, 240);
         assert_eq!((discs[0].vx, discs[0].vy), (0.0, 0.0));
+    }
+
+    /// A time step so small that `max_time` would take forever: the shot stops after
+    /// [`MAX_SHOT_STEPS`] steps, reported as timed out.
+    #[test]
+    fn a_tiny_time_step_stops_at_the_step_bound() {
+        let mut discs = [disc(50.0, 50.0, 1.0, 0.0)];
+        let p = Params {
+            time_step: 1e-300,
+            ..params(0.0)
+        };
+        let outcome = simulate(&open_table(), &p, &mut discs, None);
+        assert_eq!(
+            outcome.events,
+            vec![Event::TimedOut {
+                step: MAX_SHOT_STEPS
+            }]
+        );
     }
 
     #[test]

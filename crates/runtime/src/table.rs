@@ -1240,7 +1240,10 @@ impl<'p> TableMatch<'p> {
 
     fn simulate_shot(&mut self, card: Option<usize>, stone: usize, angle: f64, speed: f64) {
         let by_hand = card.is_some_and(|c| self.program.cards[c].by_hand);
-        let noise = self.program.aim_noise;
+        // Off by up to half a turn either way is already any direction; a wider noise (any
+        // number a designer or `--set` gives) draws from that turn, never from a range too
+        // wide to draw from.
+        let noise = self.program.aim_noise.min(180.0);
         let aimed = if noise > 0.0 && !by_hand {
             angle + self.position.rng.gen_range(-noise..=noise)
         } else {
