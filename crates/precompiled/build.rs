@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use rulestone_codegen::Unit;
 use rulestone_lower::{Built, CompileSet};
 
 fn main() {
@@ -17,13 +16,7 @@ fn main() {
         println!("cargo:rerun-if-changed={}", path.display());
         add_variants(&mut programs, &path);
     }
-    let units: Vec<Unit<'_>> = programs
-        .entries()
-        .map(|(label, program)| Unit {
-            program,
-            label: label.to_string(),
-        })
-        .collect();
+    let units = rulestone_codegen::units(programs.entries());
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo")).join("games.rs");
     if let Err(e) = std::fs::write(&out, rulestone_codegen::emit_items(&units)) {
         panic!("cannot write {}: {e}", out.display());

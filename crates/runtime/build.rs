@@ -6,7 +6,10 @@
 //! types it shares (the IR and the base vocabulary), with the lock file that pins the versions
 //! of their dependencies. A plugin whose key differs is refused before any of its code runs.
 
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
+
+use rulestone_base::hash::Fnv;
 
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
@@ -44,7 +47,7 @@ fn main() {
     let short = commit.get(..9).unwrap_or(commit);
     println!(
         "cargo:rustc-env=RULESTONE_RUNTIME_ABI=rulestone-runtime {crate_version} (source {:016x}), rustc {release} ({short}), {target}",
-        hash.0
+        hash.finish()
     );
 }
 
@@ -64,22 +67,5 @@ fn hash_tree(hash: &mut Fnv, path: &Path) {
     children.sort();
     for child in children {
         hash_tree(hash, &child);
-    }
-}
-
-/// FNV-1a, 64 bits: stable across Rust versions, unlike `DefaultHasher`.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
     }
 }

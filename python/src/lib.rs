@@ -101,15 +101,13 @@ pub(crate) fn load_sets(
 }
 
 /// The compiled generators games load with: every plugin loaded with [`load_compiled`] (the
-/// latest first) and the bundled games', with the plugins' canonical paths.
-static COMPILED: std::sync::Mutex<(Compiled, Vec<std::path::PathBuf>)> =
-    std::sync::Mutex::new((rulestone_precompiled::BUNDLED, Vec::new()));
+/// latest first) and the bundled games'. Which plugins are loaded, `rulestone_plugin` knows.
+static COMPILED: std::sync::Mutex<Compiled> = std::sync::Mutex::new(rulestone_precompiled::BUNDLED);
 
 fn compiled_now() -> Compiled {
-    COMPILED
+    *COMPILED
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .0
 }
 
 /// Loads a game compiled by `rulestone compile` (the library it builds, e.g.
@@ -121,16 +119,14 @@ fn compiled_now() -> Compiled {
 /// compiler or rulestone source).
 #[pyfunction]
 fn load_compiled(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Vec<String>> {
-    let loaded = py
-        .detach(|| rulestone_plugin::load(&path))
+    let (loaded, new) = py
+        .detach(|| rulestone_plugin::load_once(&path))
         .map_err(|e| errors::game_error(&format!("{e}\nhelp: {}", e.help()), Some("bad-plugin")))?;
-    let full = std::fs::canonicalize(&path).unwrap_or(path);
-    let mut all = COMPILED
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !all.1.contains(&full) {
-        all.0 = loaded.and(all.0);
-        all.1.push(full);
+    if new {
+        let mut all = COMPILED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *all = loaded.and(*all);
     }
     Ok(loaded.turns().iter().map(|t| t.label.to_string()).collect())
 }

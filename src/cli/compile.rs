@@ -9,7 +9,9 @@
 //! build short. With `--binary` the crate is instead the whole command line with the games linked
 //! in (what `--lto` optimises as one program). Either way compiled code runs only the programs
 //! it was generated from; anything else (another game, other options, a changed file) runs on
-//! the interpreter, so it is never wrong, only sometimes not faster.
+//! the interpreter, so it is never wrong, only sometimes not faster. A plugin is placed only
+//! once its ABI key is this binary's: a binary older than the source it compiles against
+//! would build libraries it then refuses, and is told to be rebuilt first.
 //!
 //! The build is arranged so that only the first one is slow: no link-time optimisation unless
 //! asked (a rebuild compiles only the generated module), and a binary run from its own build's
@@ -31,7 +33,7 @@ use clap::Args;
 
 use super::load::{build, parse, shown, split_sets};
 use super::{emit, CliError, Result};
-use crate::codegen::{self, Unit};
+use crate::codegen;
 use crate::Built;
 /// How compiled programs are named in messages.
 pub use rulestone_lower::label;
@@ -124,13 +126,7 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
             programs.add(&shown(path), &sets, program);
         }
     }
-    let units: Vec<Unit<'_>> = programs
-        .entries()
-        .map(|(label, program)| Unit {
-            program,
-            label: label.to_string(),
-        })
-        .collect();
+    let units = codegen::units(programs.entries());
     if let Some(path) = &args.module {
         refuse_foreign_module(path)?;
         std::fs::write(path, codegen::emit(&units)).map_err(|e| CliError::io("write", path, &e))?;
@@ -199,7 +195,12 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
             shown(&binary),
         ));
     }
-    let library = place_library(&args.out, &package, shared.as_deref())?;
+    let library = place_library(
+        &args.out,
+        &package,
+        shared.as_deref(),
+        args.rulestone.is_none(),
+    )?;
     emit(&format!(
         "built {} {took}\nload it in any command, e.g.: rulestone --compiled {} bench {first}\n",
         shown(&library),
@@ -261,33 +262,72 @@ fn place_binary(out: &Path, package: &str, shared: Option<&Path>) -> Result<Path
     let suffix = std::env::consts::EXE_SUFFIX;
     let folder = out.join("target/release");
     let binary = folder.join(format!("{BINARY}{suffix}"));
-    let built = shared
-        .unwrap_or(&out.join("target"))
-        .join("release")
-        .join(format!("{package}{suffix}"));
+    let built = built_file(out, shared, &format!("{package}{suffix}"));
     std::fs::create_dir_all(&folder).map_err(|e| CliError::io("create", &folder, &e))?;
     std::fs::copy(&built, &binary).map_err(|e| CliError::io("write", &binary, &e))?;
     Ok(binary)
 }
 
 /// Where the library lands: `OUT/rulestone-compiled.so` (the platform's suffix), copied there
-/// from the target directory the package was built in (shared, or the crate's own).
-fn place_library(out: &Path, package: &str, shared: Option<&Path>) -> Result<PathBuf> {
+/// from the target directory the package was built in (shared, or the crate's own), once its
+/// ABI key is this binary's ([`same_abi`]): a library this binary would refuse is not placed.
+fn place_library(
+    out: &Path,
+    package: &str,
+    shared: Option<&Path>,
+    own_source: bool,
+) -> Result<PathBuf> {
     use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
     let library = out.join(format!("{LIBRARY}{DLL_SUFFIX}"));
-    let built = shared
-        .unwrap_or(&out.join("target"))
-        .join("release")
-        .join(format!(
-            "{DLL_PREFIX}{}{DLL_SUFFIX}",
-            package.replace('-', "_")
-        ));
+    let name = format!("{DLL_PREFIX}{}{DLL_SUFFIX}", package.replace('-', "_"));
+    let built = built_file(out, shared, &name);
+    let key = rulestone_plugin::abi_key_of(&built)
+        .map_err(|e| CliError::new(e.to_string()).note(e.help()))?;
+    same_abi(&key, crate::runtime::plugin::ABI_KEY, own_source)?;
     // A new file, not the old one overwritten in place: a process that loaded the old library
     // keeps its pages.
     let fresh = out.join(format!("{LIBRARY}{DLL_SUFFIX}.new"));
     std::fs::copy(&built, &fresh).map_err(|e| CliError::io("write", &fresh, &e))?;
     std::fs::rename(&fresh, &library).map_err(|e| CliError::io("write", &library, &e))?;
     Ok(library)
+}
+
+/// The file `name` of a release build of the crate in `out`: in the shared target directory
+/// when there is one, else in the crate's own.
+fn built_file(out: &Path, shared: Option<&Path>, name: &str) -> PathBuf {
+    shared
+        .map_or_else(|| out.join("target"), Path::to_path_buf)
+        .join("release")
+        .join(name)
+}
+
+/// Refuses a library built for another runtime than this binary's (`ours`): built against this
+/// binary's own source, that means the source changed since the binary was built (or the Rust
+/// compiler did), and the binary would refuse the library it just made. Against another source
+/// (`--rulestone`), the library is for a rulestone built from that source: a note says so.
+fn same_abi(theirs: &str, ours: &str, own_source: bool) -> Result<()> {
+    if theirs == ours {
+        return Ok(());
+    }
+    if !own_source {
+        eprintln!(
+            "note: the library is for a rulestone built from the `--rulestone` source; this \
+             binary (another build) will not load it"
+        );
+        return Ok(());
+    }
+    Err(CliError::new(
+        "this rulestone binary is older than the rulestone source it compiled against: it \
+         would refuse the library it just built, which was not placed",
+    )
+    .note(format!("the library's ABI key: {theirs}"))
+    .note(format!("this binary's ABI key: {ours}"))
+    .note(
+        "rebuild (or reinstall) rulestone from that source first, e.g. `cargo build --release`, \
+         then compile again; if only the `rustc` part of the keys differs, the Rust toolchain \
+         changed since rulestone was built",
+    )
+    .into())
 }
 
 /// The package (and binary) name of the crate in `out`: `rulestone-compiled-` and a hash of the
@@ -467,4 +507,28 @@ fn write_files(out: &Path, source: &Path, files: &[(&str, &str)]) -> Result<()> 
         std::fs::copy(&lock, &copy).map_err(|e| CliError::io("write", &copy, &e))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Fail;
+
+    #[test]
+    fn a_library_for_another_runtime_is_refused_with_both_keys() {
+        assert!(same_abi("k", "k", true).is_ok());
+        assert!(
+            same_abi("new", "old", false).is_ok(),
+            "another source: a note"
+        );
+        let Err(Fail::Error(e)) = same_abi("new (source 2)", "old (source 1)", true) else {
+            panic!("a stale binary is an error");
+        };
+        let text = e.to_string();
+        assert!(text.contains("older than the rulestone source"), "{text}");
+        assert!(
+            text.contains("new (source 2)") && text.contains("old (source 1)"),
+            "{text}"
+        );
+    }
 }

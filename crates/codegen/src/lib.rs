@@ -58,13 +58,34 @@ const HEADER: &str =
 /// a checked IR program, never user text).
 #[must_use]
 pub fn emit(units: &[Unit<'_>]) -> String {
+    file_with(units, TokenStream::new())
+}
+
+/// A whole generated file: the leading comments, the lints generated code is allowed, the
+/// items of `units` and then `extra`; one function so that a module and a plugin's library
+/// start alike.
+fn file_with(units: &[Unit<'_>], extra: TokenStream) -> String {
     let items = file_tokens(units);
     let mut out = String::from(HEADER);
     out.push_str(&unparse(quote! {
         #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
         #items
+        #extra
     }));
     out
+}
+
+/// Every program of `entries` (a `CompileSet`'s, label first) as a unit to translate: the
+/// one mapping of `rulestone compile` and the bundled games' build script.
+#[must_use]
+pub fn units<'a>(entries: impl IntoIterator<Item = (&'a str, &'a Program)>) -> Vec<Unit<'a>> {
+    entries
+        .into_iter()
+        .map(|(label, program)| Unit {
+            program,
+            label: label.to_string(),
+        })
+        .collect()
 }
 
 /// The same items as [`emit`] without the file's leading comments and inner attributes, for
@@ -88,12 +109,7 @@ pub fn emit_items(units: &[Unit<'_>]) -> String {
 /// As [`emit`].
 #[must_use]
 pub fn emit_plugin(units: &[Unit<'_>]) -> String {
-    let items = file_tokens(units);
-    let mut out = String::from(HEADER);
-    out.push_str(&unparse(quote! {
-        #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
-        #items
-
+    let exports = quote! {
         #[doc = " The generators, for the program that loads this library."]
         static COMPILED: rulestone_runtime::Compiled = rulestone_runtime::Compiled::new(&TURNS);
 
@@ -108,8 +124,8 @@ pub fn emit_plugin(units: &[Unit<'_>]) -> String {
         pub extern "C" fn rulestone_plugin_compiled() -> *const rulestone_runtime::Compiled {
             &COMPILED
         }
-    }));
-    out
+    };
+    file_with(units, exports)
 }
 
 /// Generated tokens printed as Rust source.

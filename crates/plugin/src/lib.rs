@@ -69,6 +69,16 @@ static LOADED: Mutex<Vec<(PathBuf, Compiled)>> = Mutex::new(Vec::new());
 /// The file cannot be opened as a shared library, does not export a plugin's functions, or
 /// was built by another compiler or from another source of rulestone ([`PluginError`]).
 pub fn load(path: &Path) -> Result<Compiled, PluginError> {
+    Ok(load_once(path)?.0)
+}
+
+/// [`load`], also saying whether this call loaded the plugin (`true`) or it was loaded before
+/// (`false`): the process's set of loaded plugins is kept here alone, so a caller that joins
+/// each plugin's table into its own (Python's `load_compiled`) joins it only when new.
+///
+/// # Errors
+/// As [`load`].
+pub fn load_once(path: &Path) -> Result<(Compiled, bool), PluginError> {
     let shown = path.display().to_string();
     let full = std::fs::canonicalize(path).map_err(|e| PluginError::Load {
         path: shown.clone(),
@@ -78,11 +88,11 @@ pub fn load(path: &Path) -> Result<Compiled, PluginError> {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some((_, compiled)) = loaded.iter().find(|(p, _)| *p == full) {
-        return Ok(*compiled);
+        return Ok((*compiled, false));
     }
     let compiled = open(&full, &shown)?;
     loaded.push((full, compiled));
-    Ok(compiled)
+    Ok((compiled, true))
 }
 
 /// Every plugin of `paths` joined to `base` (a program's own compiled generators). A program
@@ -130,6 +140,25 @@ fn open(full: &Path, shown: &str) -> Result<Compiled, PluginError> {
         })?;
     std::mem::forget(library);
     Ok(compiled)
+}
+
+/// The ABI key of the plugin at `path`, read without taking its table, for a program that
+/// builds plugins to check one it built (`rulestone compile`): the library is opened, its
+/// key function called and the library closed again.
+///
+/// # Errors
+/// The file cannot be opened as a shared library or does not export a plugin's key.
+#[allow(unsafe_code)]
+pub fn abi_key_of(path: &Path) -> Result<String, PluginError> {
+    let shown = path.display().to_string();
+    // SAFETY: as in `open`: the caller names the library, and one built by `rulestone compile`
+    // has no initialisers of its own. Nothing of it is kept once it is closed: the key is
+    // copied out first.
+    let library = unsafe { Library::new(path) }.map_err(|e| PluginError::Load {
+        path: shown.clone(),
+        reason: e.to_string(),
+    })?;
+    abi_key(&library, &shown)
 }
 
 /// Refuses a plugin whose runtime was built with another key than this program's.
@@ -203,6 +232,19 @@ mod tests {
             ABI_KEY.contains("(source ") && ABI_KEY.contains(", rustc "),
             "{ABI_KEY}"
         );
+    }
+
+    #[test]
+    fn a_key_is_read_only_from_a_plugin() {
+        let e = abi_key_of(Path::new("/no/such/plugin.so")).err();
+        assert!(matches!(e, Some(PluginError::Load { .. })), "{e:?}");
+        let libc = ["/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/libc.so.6"]
+            .iter()
+            .map(Path::new)
+            .find(|p| p.exists());
+        let Some(libc) = libc else { return };
+        let e = abi_key_of(libc).err();
+        assert!(matches!(e, Some(PluginError::NotAPlugin { .. })), "{e:?}");
     }
 
     #[test]

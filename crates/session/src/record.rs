@@ -184,12 +184,10 @@ impl Record {
 /// A hash of a game file's bytes (64-bit FNV-1a), to notice a game file that changed since a
 /// record of it was written. Not a security measure.
 pub fn file_hash(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("fnv1a64:{h:016x}")
+    use std::hash::Hasher as _;
+    let mut h = rulestone_base::hash::Fnv::default();
+    h.write(bytes);
+    format!("fnv1a64:{:016x}", h.finish())
 }
 
 #[cfg(test)]
