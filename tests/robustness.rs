@@ -598,6 +598,33 @@ fn minus_chain_checks_in_linear_time() {
     assert!(!rulestone::diag::has_errors(&diags), "it checks clean");
 }
 
+/// Defines whose arguments are used twice, each calling the one before: forty of them would
+/// expand to 2^40 parts. The expansion is refused (E0007) before it is built, in a move and in
+/// a zone (both used to exhaust memory and abort).
+#[test]
+fn doubling_define_arguments_are_refused_before_memory_grows() {
+    let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
+        .expect("readable game");
+    let mut defines = String::from("define d0(a, b) = a | b\n");
+    for i in 1..40 {
+        defines.push_str(&format!("define d{i}(a, b) = d{}(a | b, b | a)\n", i - 1));
+    }
+    let in_move = text
+        .replace("pattern row", &format!("{defines}pattern row"))
+        .replace("pick c in empty", "pick c in d39(empty, empty)");
+    let in_zone = text.replace(
+        "pattern row",
+        &format!("{defines}zone zz = d39(cells, cells)\npattern row"),
+    );
+    for source in [in_move, in_zone] {
+        let codes: Vec<String> = rulestone::diagnose(&source, &[])
+            .iter()
+            .filter_map(|d| rulestone::diag::code_of(d.as_ref()))
+            .collect();
+        assert_eq!(codes, ["E0007"]);
+    }
+}
+
 /// A text that is the notation of two legal moves is refused wherever it is read, with E1010's
 /// message, rather than standing for one of them: a typed list here, so a record could never
 /// replay as a different game.
