@@ -625,6 +625,40 @@ fn doubling_define_arguments_are_refused_before_memory_grows() {
     }
 }
 
+/// Relations and zones each naming the one before twice, thirty deep: each is resolved once
+/// (a relation's vectors kept once each, a zone's cells computed once), so these check at
+/// once; each doubling used to double the time.
+#[test]
+fn chains_of_doubled_relations_and_zones_check_in_linear_time() {
+    let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
+        .expect("readable game");
+    let chain = |first: &str, line: &dyn Fn(usize) -> String| {
+        let mut decls = format!("{first}\n");
+        for i in 1..30 {
+            decls.push_str(&line(i));
+        }
+        text.replace("pattern row", &format!("{decls}pattern row"))
+    };
+    let sources = [
+        chain("relation r0 = (1, 0)", &|i| {
+            format!("relation r{i} = r{} | r{}\n", i - 1, i - 1)
+        }),
+        chain("relation r0 = (1, 0) for X | (0, 1) for O", &|i| {
+            format!("relation r{i} = r{} for X | r{} for O\n", i - 1, i - 1)
+        }),
+        chain("zone z0 = cells", &|i| {
+            format!("zone z{i} = z{} | z{}\n", i - 1, i - 1)
+        }),
+    ];
+    for source in sources {
+        let diags = rulestone::diagnose(&source, &[]);
+        assert!(!rulestone::diag::has_errors(&diags), "it checks clean");
+        let program = rulestone::compile(&source, &[]).expect("compiles");
+        let mut engine = Engine::new(&program);
+        assert_eq!(rulestone::runtime::perft::perft(&mut engine, 1), 9);
+    }
+}
+
 /// A text that is the notation of two legal moves is refused wherever it is read, with E1010's
 /// message, rather than standing for one of them: a typed list here, so a record could never
 /// replay as a different game.
