@@ -598,6 +598,67 @@ fn minus_chain_checks_in_linear_time() {
     assert!(!rulestone::diag::has_errors(&diags), "it checks clean");
 }
 
+/// Defines whose arguments are used twice, each calling the one before: forty of them would
+/// expand to 2^40 parts. The expansion is refused (E0007) before it is built, in a move and in
+/// a zone (both used to exhaust memory and abort).
+#[test]
+fn doubling_define_arguments_are_refused_before_memory_grows() {
+    let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
+        .expect("readable game");
+    let mut defines = String::from("define d0(a, b) = a | b\n");
+    for i in 1..40 {
+        defines.push_str(&format!("define d{i}(a, b) = d{}(a | b, b | a)\n", i - 1));
+    }
+    let in_move = text
+        .replace("pattern row", &format!("{defines}pattern row"))
+        .replace("pick c in empty", "pick c in d39(empty, empty)");
+    let in_zone = text.replace(
+        "pattern row",
+        &format!("{defines}zone zz = d39(cells, cells)\npattern row"),
+    );
+    for source in [in_move, in_zone] {
+        let codes: Vec<String> = rulestone::diagnose(&source, &[])
+            .iter()
+            .filter_map(|d| rulestone::diag::code_of(d.as_ref()))
+            .collect();
+        assert_eq!(codes, ["E0007"]);
+    }
+}
+
+/// Relations and zones each naming the one before twice, thirty deep: each is resolved once
+/// (a relation's vectors kept once each, a zone's cells computed once), so these check at
+/// once; each doubling used to double the time.
+#[test]
+fn chains_of_doubled_relations_and_zones_check_in_linear_time() {
+    let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
+        .expect("readable game");
+    let chain = |first: &str, line: &dyn Fn(usize) -> String| {
+        let mut decls = format!("{first}\n");
+        for i in 1..30 {
+            decls.push_str(&line(i));
+        }
+        text.replace("pattern row", &format!("{decls}pattern row"))
+    };
+    let sources = [
+        chain("relation r0 = (1, 0)", &|i| {
+            format!("relation r{i} = r{} | r{}\n", i - 1, i - 1)
+        }),
+        chain("relation r0 = (1, 0) for X | (0, 1) for O", &|i| {
+            format!("relation r{i} = r{} for X | r{} for O\n", i - 1, i - 1)
+        }),
+        chain("zone z0 = cells", &|i| {
+            format!("zone z{i} = z{} | z{}\n", i - 1, i - 1)
+        }),
+    ];
+    for source in sources {
+        let diags = rulestone::diagnose(&source, &[]);
+        assert!(!rulestone::diag::has_errors(&diags), "it checks clean");
+        let program = rulestone::compile(&source, &[]).expect("compiles");
+        let mut engine = Engine::new(&program);
+        assert_eq!(rulestone::runtime::perft::perft(&mut engine, 1), 9);
+    }
+}
+
 /// A text that is the notation of two legal moves is refused wherever it is read, with E1010's
 /// message, rather than standing for one of them: a typed list here, so a record could never
 /// replay as a different game.

@@ -231,6 +231,10 @@ impl Configured {
                     };
                     vectors.extend(vs.into_iter().map(|(v, inner)| (v, who.or(inner))));
                 }
+                // A vector listed twice leads to the same cells: kept once, so that a chain
+                // of relations each naming the one before twice stays as small as its vectors.
+                let mut seen = HashSet::new();
+                vectors.retain(|v| seen.insert(v.clone()));
                 self.relation_of(file, &name.name, vectors);
                 false
             });

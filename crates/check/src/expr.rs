@@ -822,6 +822,21 @@ impl Checker<'_> {
         if self.cyclic.contains(&func.name) {
             return Some(Ty::Error);
         }
+        // Arguments copied into the body can double it at each level of nested calls: the
+        // copy is refused before it is built, so memory stays bounded too.
+        let sizes: Vec<usize> = args.iter().map(Expr::size).collect();
+        let size = expr.substituted_size(params, &sizes);
+        if self.expanded.saturating_add(size) > MAX_EXPANDED {
+            if self.too_deep.is_none() {
+                let &(entry, at) = self.expanding.first().unwrap_or(&(index, span));
+                self.too_deep = Some(Box::new(GameError::DefinesTooLarge {
+                    limit: MAX_EXPANDED,
+                    define: self.entries[entry].name.clone(),
+                    span: at,
+                }));
+            }
+            return Some(Ty::Error);
+        }
         let body = expr.substitute(params, args);
         self.expanding.push((index, span));
         let t = self.infer(&body, cx);

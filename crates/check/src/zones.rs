@@ -2,6 +2,7 @@
 //! built board for one choice of options. Lowering can use these to compute what the checker
 //! accepted as constant.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::consteval::{Const, ConstEnv, ConstError};
@@ -12,6 +13,9 @@ use rulestone_syntax::Ident;
 /// How deep zones and defines may refer to each other before evaluation gives up (the checker
 /// reports cycles as E0105; this only keeps evaluation finite).
 const MAX_DEPTH: usize = rulestone_syntax::MAX_DEPTH + 1;
+/// How many parts one call of a define may expand to here: the type check reports the same
+/// expansions past its limit (E0007).
+const MAX_CALL_PARTS: usize = 100_000;
 
 /// The defines of a file, for macro expansion.
 pub struct Defines<'a> {
@@ -50,11 +54,14 @@ impl<'a> Defines<'a> {
             return None;
         };
         let params = self.params.get(func.name.as_str())?;
-        Some(
-            self.bodies
-                .get(func.name.as_str())?
-                .substitute(params, args),
-        )
+        let body = self.bodies.get(func.name.as_str())?;
+        // Arguments used twice double the body at each nested call: past the limit on
+        // expansions (E0007, reported by the type check) nothing is built.
+        let sizes: Vec<usize> = args.iter().map(Expr::size).collect();
+        if body.substituted_size(params, &sizes) > MAX_CALL_PARTS {
+            return None;
+        }
+        Some(body.substitute(params, args))
     }
 
     /// The body of a define without parameters.
@@ -138,6 +145,9 @@ pub struct ZoneEval<'a> {
     /// Bodies of zones, by name (the first declaration of each name).
     zones: HashMap<&'a str, &'a Expr>,
     defines: Defines<'a>,
+    /// Each zone's cells once computed: a zone named twice in another (`z | z`) is computed
+    /// once, so a chain of such zones takes linear time, not exponential.
+    known: RefCell<HashMap<&'a str, Vec<bool>>>,
 }
 
 impl<'a> ZoneEval<'a> {
@@ -153,6 +163,7 @@ impl<'a> ZoneEval<'a> {
             geometry,
             zones,
             defines: Defines::new(file),
+            known: RefCell::new(HashMap::new()),
         }
     }
 
@@ -174,8 +185,14 @@ impl<'a> ZoneEval<'a> {
         let n = self.geometry.len();
         match &e.kind {
             ExprKind::Name(id) => {
-                let body = self.zones.get(id.name.as_str()).copied();
-                if let Some(body) = body.or_else(|| self.defines.get(&id.name)) {
+                if let Some((&name, &body)) = self.zones.get_key_value(id.name.as_str()) {
+                    if let Some(set) = self.known.borrow().get(name) {
+                        return Ok(set.clone());
+                    }
+                    let set = self.eval(body, env, depth + 1)?;
+                    self.known.borrow_mut().insert(name, set.clone());
+                    Ok(set)
+                } else if let Some(body) = self.defines.get(&id.name) {
                     self.eval(body, env, depth + 1)
                 } else if id.name == "cells" {
                     Ok(vec![true; n])

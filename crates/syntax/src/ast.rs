@@ -470,6 +470,46 @@ pub struct Expr {
 }
 
 impl Expr {
+    /// How many parts [`substitute`](Self::substitute) would build, given the part count of
+    /// each argument, saturating: lets a caller refuse an expansion before building it.
+    #[must_use]
+    pub fn substituted_size(&self, params: &[Ident], arg_sizes: &[usize]) -> usize {
+        let sub = |e: &Expr| e.substituted_size(params, arg_sizes);
+        let all = |es: &[Expr]| es.iter().fold(0usize, |n, e| n.saturating_add(sub(e)));
+        let inner = match &self.kind {
+            ExprKind::Name(id) => {
+                if let Some(&n) = params
+                    .iter()
+                    .position(|p| p.name == id.name)
+                    .and_then(|i| arg_sizes.get(i))
+                {
+                    return n;
+                }
+                0
+            }
+            ExprKind::Int(_) | ExprKind::Decimal(_) => 0,
+            ExprKind::Call { args, .. } | ExprKind::CellSet(args) => all(args),
+            ExprKind::Unary { operand, .. } => sub(operand),
+            ExprKind::Field { base, .. } => sub(base),
+            ExprKind::Binary { lhs, rhs, .. } => sub(lhs).saturating_add(sub(rhs)),
+            ExprKind::Index { base, index } => sub(base).saturating_add(sub(index)),
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => sub(cond)
+                .saturating_add(sub(then))
+                .saturating_add(sub(otherwise)),
+        };
+        inner.saturating_add(1)
+    }
+
+    /// How many parts the expression has.
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.substituted_size(&[], &[])
+    }
+
     /// A parameterised define's body as it stands at one call: every name that is one of
     /// `params` replaced by the matching argument, each part keeping its own span. Arguments are
     /// inserted as written, so a name in an argument is never taken for a parameter.
