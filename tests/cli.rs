@@ -35,7 +35,11 @@ fn run_cmd_with_input(mut c: Command, input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn rulestone");
-    let written = child.stdin.take().expect("stdin").write_all(input.as_bytes());
+    let written = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes());
     // A command that refuses its arguments may exit before it reads its input.
     if let Err(e) = written {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
@@ -1543,8 +1547,8 @@ fn outputs_never_replace_a_file_of_another_kind() {
         run(&["analyze", &shown, "--games", "1", "--html", &shown]),
     ];
     for o in &refusals {
-        assert_eq!(code(&o), 2, "{}", stderr(&o));
-        assert!(stderr(&o).contains("exists and is not"), "{}", stderr(&o));
+        assert_eq!(code(o), 2, "{}", stderr(o));
+        assert!(stderr(o).contains("exists and is not"), "{}", stderr(o));
     }
     let o = run_with_input(&["play", &shown], &format!("save {shown}\nquit\n"));
     assert!(

@@ -824,7 +824,7 @@ impl<G: Shown> Playing<'_, '_, G> {
         let written = output::refuse_other(path, Output::Record).and_then(|()| {
             std::fs::write(path, text).map_err(|e| CliError::io("write", path, &e).into())
         });
-        match written.map_err(Fail::from) {
+        match written {
             Ok(()) => emit(&format!(
                 "saved {} to `{}`\n",
                 super::plural(texts, "move"),
