@@ -14,7 +14,7 @@ use super::compiled::{Backend, BackendKind, CompiledTurn, Gen};
 use super::moves::Move;
 use super::ops;
 use super::state::{GameResult, State, Zobrist};
-use rulestone_base::hash::KeySet;
+use rulestone_base::hash::{BuildKeyHasher, KeySet};
 use rulestone_ir::ops::{compare, int_op, neg, stock_points};
 use rulestone_ir::passes::axis_filter::key_table;
 use rulestone_ir::{
@@ -23,6 +23,7 @@ use rulestone_ir::{
     TemplatePart, MAX_PATH_ROUNDS, MAX_PLACED, MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_CELL,
     NO_DIR, SET_WORDS,
 };
+use std::collections::HashMap;
 
 /// Evaluates `$e` with the constant `W` bound to the engine's set width: the interpreter is
 /// built once per width, so that a small board's sets are one or two words while the program
@@ -322,32 +323,18 @@ impl History {
     }
 }
 
-/// The keys of a game line ([`history_key`]), the current position's last, chained by bucket
-/// (a key's low bits, [`Line::BUCKETS`] of them): counting a key's earlier occurrences
-/// ([`repetitions`], once a ply) visits only the keys of its bucket, which in a line of a few
-/// hundred positions are its repetitions and seldom another; and since each key carries its
-/// count, the walk stops at the key's latest occurrence, so a position repeated thousands of
-/// times costs no more than one seen twice. Invariants: `prev[i]` is the index of the last key
-/// before `i` in the bucket of key `i` ([`Line::NONE`] if none), `heads[b]` that of the last
-/// key of bucket `b` (the heads are allocated with the first key), and `counts[i]` how many of
-/// the keys up to `i` (`i` included) are key `i`.
+/// The keys of a game line ([`history_key`]), the current position's last, with how many
+/// times each key occurs: counting a key's earlier occurrences ([`repetitions`], once a ply
+/// and once per move the turn lists) is one lookup, however long the line and however often a
+/// position repeats. Invariant: `counts[k]` is the number of keys of `keys` equal to `k`, and
+/// only keys that occur are in `counts`.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Line {
     keys: Vec<u64>,
-    prev: Vec<u32>,
-    heads: Vec<u32>,
-    counts: Vec<u32>,
+    counts: HashMap<u64, u32, BuildKeyHasher>,
 }
 
 impl Line {
-    const BUCKETS: usize = 1024;
-    const NONE: u32 = u32::MAX;
-
-    fn bucket(key: u64) -> usize {
-        // The keys are Zobrist hashes: their low bits are as random as any.
-        (key as usize) & (Line::BUCKETS - 1)
-    }
-
     /// The keys, the current position's last.
     #[must_use]
     pub(super) fn keys(&self) -> &[u64] {
@@ -359,22 +346,18 @@ impl Line {
     }
 
     pub(super) fn push(&mut self, key: u64) {
-        if self.heads.is_empty() {
-            self.heads = vec![Line::NONE; Line::BUCKETS];
-        }
-        let count = self.count(key) + 1;
-        self.counts.push(u32::try_from(count).unwrap_or(u32::MAX));
-        let head = &mut self.heads[Line::bucket(key)];
-        self.prev.push(*head);
-        // A line never holds 4 billion positions: a game stops at its ply limit long before.
-        *head = u32::try_from(self.keys.len()).unwrap_or(Line::NONE);
+        let count = self.counts.entry(key).or_insert(0);
+        *count = count.saturating_add(1);
         self.keys.push(key);
     }
 
     pub(super) fn pop(&mut self) {
-        if let (Some(key), Some(prev)) = (self.keys.pop(), self.prev.pop()) {
-            self.heads[Line::bucket(key)] = prev;
-            self.counts.pop();
+        let Some(key) = self.keys.pop() else { return };
+        if let Some(count) = self.counts.get_mut(&key) {
+            *count -= 1;
+            if *count == 0 {
+                self.counts.remove(&key);
+            }
         }
     }
 
@@ -388,18 +371,7 @@ impl Line {
     /// How many keys of the line are `key`.
     #[must_use]
     pub(super) fn count(&self, key: u64) -> usize {
-        let mut at = self
-            .heads
-            .get(Line::bucket(key))
-            .copied()
-            .unwrap_or(Line::NONE);
-        while let Some(&k) = self.keys.get(at as usize) {
-            if k == key {
-                return self.counts[at as usize] as usize;
-            }
-            at = self.prev[at as usize];
-        }
-        0
+        self.counts.get(&key).map_or(0, |&n| n as usize)
     }
 }
 
@@ -2576,7 +2548,7 @@ impl Walk<'_> {
 mod line_tests {
     use super::Line;
 
-    /// A line's counts equal a scan's, through pushes, pops and cuts, keys sharing buckets.
+    /// A line's counts equal a scan's, through pushes, pops and cuts.
     #[test]
     fn counts_follow_the_keys() {
         let mut line = Line::default();
@@ -2597,8 +2569,8 @@ mod line_tests {
         assert_eq!(line.count(7 + 1024), 0);
     }
 
-    /// Two positions repeated many times over, sharing a bucket: each count is right, and
-    /// stays right as the line is taken back.
+    /// Two positions repeated many times over: each count is right, and stays right as the
+    /// line is taken back.
     #[test]
     fn many_repetitions_count_right() {
         let mut line = Line::default();
