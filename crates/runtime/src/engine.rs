@@ -2150,26 +2150,37 @@ impl<'p> Engine<'p> {
             }
             SetExpr::Where { base, cond } => {
                 let x = self.eval_set::<W>(*base, vars, domain, candidate);
-                let mut out = x;
-                if let Some(Shortcut::CellCounter { base, op, value }) =
-                    &self.shortcuts[usize::from(id)]
-                {
-                    let layer = &self.state.counters[usize::from(*base)..];
-                    for c in x.iter() {
-                        if !compare(*op, layer[c], *value) {
-                            out.remove(c);
-                        }
-                    }
-                    return out;
-                }
-                for c in x.iter() {
-                    if !self.eval_bool::<W>(*cond, vars, c as u16) {
-                        out.remove(c);
-                    }
-                }
-                out
+                self.eval_where::<W>(id, x, *cond, vars)
             }
         }
+    }
+
+    /// The cells of `x` that pass `cond`, the condition of the `where` set `id`: through its
+    /// [`Shortcut`] when it has one, else by testing each cell.
+    #[inline]
+    fn eval_where<const W: usize>(
+        &self,
+        id: SetId,
+        x: CellBits<W>,
+        cond: BoolId,
+        vars: &Vars,
+    ) -> CellBits<W> {
+        let mut out = x;
+        if let Some(Shortcut::CellCounter { base, op, value }) = &self.shortcuts[usize::from(id)] {
+            let layer = &self.state.counters[usize::from(*base)..];
+            for c in x.iter() {
+                if !compare(*op, layer[c], *value) {
+                    out.remove(c);
+                }
+            }
+            return out;
+        }
+        for c in x.iter() {
+            if !self.eval_bool::<W>(cond, vars, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     /// [`Engine::eval_set`] for the lookups in the board's table of cells by coordinate.

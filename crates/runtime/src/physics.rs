@@ -116,9 +116,9 @@ pub const MAX_SHOT_SPEED: f64 = 1e6;
 
 /// The most steps one shot is simulated for, whatever the time step: a shot still moving then
 /// is stopped as at `max_time` ([`Event::TimedOut`]), so a tiny `time step` (any positive
-/// number passes `check` and `--set`) costs a bounded time. At a time step of 1/240 s this is
-/// over an hour of play.
-pub const MAX_SHOT_STEPS: u32 = 1_000_000;
+/// number passes `check` and `--set`) costs a bounded time. At the default step (0.004 s) the
+/// two-minute limit comes first, after 30,000 steps.
+pub const MAX_SHOT_STEPS: u32 = 100_000;
 
 /// The velocity of a shot: `angle_degrees` anticlockwise from +x (east), `speed` units/s. Uses
 /// libm so the result is the same on every machine. A speed beyond [`MAX_SHOT_SPEED`] either
