@@ -84,7 +84,7 @@ mod tests {
     #[test]
     fn each_kind_knows_its_own_files() {
         assert!(Output::Record.is_kind(b"rulestone-record 1\ngame g.game\n"));
-        assert!(!Output::Record.is_kind(b"game \"Tic-tac-toe\"\nplayers X, O\n"));
+        assert!(!Output::Record.is_kind(b"game \"G\"\nplayers A, B\n"));
         let page = "<!DOCTYPE html>\n<meta name=\"generator\" content=\"rulestone analyze\">";
         assert!(Output::Page.is_kind(page.as_bytes()));
         assert!(!Output::Page.is_kind(b"<!DOCTYPE html>\n<p>my notes</p>"));
