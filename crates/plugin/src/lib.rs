@@ -198,6 +198,14 @@ fn abi_key(library: &Library, shown: &str) -> Result<String, PluginError> {
 mod tests {
     use super::*;
 
+    /// A shared library of the system that is no plugin: the C library exports no plugin key.
+    fn libc() -> Option<&'static Path> {
+        ["/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/libc.so.6"]
+            .into_iter()
+            .map(Path::new)
+            .find(|p| p.exists())
+    }
+
     #[test]
     fn a_missing_file_is_a_load_error() {
         let e = load(Path::new("/no/such/plugin.so")).err();
@@ -206,12 +214,7 @@ mod tests {
 
     #[test]
     fn a_library_that_is_not_a_plugin_is_refused() {
-        // Any shared library of the system will do: the C library exports no plugin key.
-        let libc = ["/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/libc.so.6"]
-            .iter()
-            .map(Path::new)
-            .find(|p| p.exists());
-        let Some(libc) = libc else { return };
+        let Some(libc) = libc() else { return };
         let e = load(libc).err();
         assert!(matches!(e, Some(PluginError::NotAPlugin { .. })), "{e:?}");
     }
@@ -238,11 +241,7 @@ mod tests {
     fn a_key_is_read_only_from_a_plugin() {
         let e = abi_key_of(Path::new("/no/such/plugin.so")).err();
         assert!(matches!(e, Some(PluginError::Load { .. })), "{e:?}");
-        let libc = ["/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/libc.so.6"]
-            .iter()
-            .map(Path::new)
-            .find(|p| p.exists());
-        let Some(libc) = libc else { return };
+        let Some(libc) = libc() else { return };
         let e = abi_key_of(libc).err();
         assert!(matches!(e, Some(PluginError::NotAPlugin { .. })), "{e:?}");
     }
