@@ -184,6 +184,19 @@ impl Checker<'_> {
                     span,
                 });
             }
+            GeometryError::CoordinateRange { span } => {
+                self.report(BoardError::Evaluation {
+                    reason: "a coordinate out of range".to_string(),
+                    help: format!(
+                        "cell coordinates must lie between {} and {}: arithmetic stays at an \
+                         end of the integers when it passes it, so a step off the board there \
+                         would land on a cell",
+                        geometry::COORDINATES.start(),
+                        geometry::COORDINATES.end()
+                    ),
+                    span,
+                });
+            }
             GeometryError::Const(c) => {
                 let (reason, help, span) = match c {
                     ConstError::DivisionByZero(s) => (

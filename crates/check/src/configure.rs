@@ -122,6 +122,11 @@ impl Checked {
                 max: MAX_CELLS,
                 span,
             },
+            GeometryError::CoordinateRange { span } => ConfigureError::NotComputable {
+                what: "the board".to_string(),
+                reason: "a coordinate out of range",
+                span,
+            },
         })?;
         if geometry.is_empty() {
             return Err(ConfigureError::NoCells { span: board_span });

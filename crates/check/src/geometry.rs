@@ -34,7 +34,17 @@ pub enum GeometryError {
         found: usize,
         span: Span,
     },
+    /// A cell's coordinate outside [`COORDINATES`]; the span is its axis's range.
+    CoordinateRange {
+        span: Span,
+    },
 }
+
+/// The values a cell's coordinate may take: the 32-bit integers but their two ends. Arithmetic
+/// saturates at the ends (a step past the edge of the integers stays there), so no cell may sit
+/// at one: `offset(c, 2147483647, 0)` must find no cell rather than the last one.
+pub const COORDINATES: std::ops::RangeInclusive<i64> =
+    (i32::MIN as i64 + 1)..=(i32::MAX as i64 - 1);
 
 impl From<ConstError> for GeometryError {
     fn from(e: ConstError) -> Self {
@@ -120,6 +130,11 @@ fn enumerate(
         if g.coords.len() >= MAX_CELLS {
             count.past_limit += 1;
             return Ok(());
+        }
+        if let Some(axis) = coord.iter().position(|v| !COORDINATES.contains(v)) {
+            return Err(GeometryError::CoordinateRange {
+                span: board.ranges[axis].span,
+            });
         }
         let name = env.render(&board.name)?;
         let id = g.coords.len();
