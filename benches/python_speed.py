@@ -32,7 +32,7 @@ import rulestone
 GAMES = [
     ("breakthrough", {}, "games/breakthrough.game", {}),
     ("othello", {}, "games/reversi.game", {}),
-    ("checkers", {}, "games/draughts.game", {"quiet_draw": 40}),
+    ("checkers", {}, "games/draughts.game", {"preset": "openspiel"}),
     ("connect_four", {}, "games/connect4.game", {}),
 ]
 

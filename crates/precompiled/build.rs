@@ -1,7 +1,7 @@
 //! Generates the compiled move generation of every game in the repository's `games/`
 //! directory into `OUT_DIR/games.rs`, as `rulestone compile games/*.game --module` would: one
-//! program per combination of each game's enum options. A bundled game that does not build is
-//! an error of the build, with its diagnostics.
+//! program per combination of each game's enum options, and one per preset. A bundled game
+//! that does not build is an error of the build, with its diagnostics.
 
 use std::path::{Path, PathBuf};
 

@@ -139,6 +139,16 @@ def test_bundled_games_run_compiled_and_edited_copies_interpreted():
     assert bundled.perft(4) == rulestone.load(path.read_text() + "\n").perft(4)
 
 
+def test_a_bundled_preset_runs_compiled():
+    path = str(GAMES / "draughts.game")
+    preset = rulestone.load(path, preset="openspiel")
+    assert preset.backend == "compiled"
+    by_hand = rulestone.load(path, quiet_draw=40)
+    assert by_hand.backend == "compiled"
+    assert preset.perft(5) == by_hand.perft(5)
+    assert rulestone.load(path, quiet_draw=41).backend == "interpreter"
+
+
 def test_playouts_are_seeded():
     game = rulestone.load(str(GAMES / "breakthrough.game"))
     a, b = game.playouts(50, seed=5), game.playouts(50, seed=5)
@@ -176,6 +186,7 @@ ERRORS = [
     lambda: rulestone.load(str(GAMES / "missing.game")),
     lambda: rulestone.load(str(GAMES / "hex.game"), size=99),
     lambda: rulestone.load(str(GAMES / "hex.game"), no_such_option=1),
+    lambda: rulestone.load(str(GAMES / "draughts.game"), preset="no_such_preset"),
     lambda: rulestone.load(str(GAMES / "hex.game"), size=[1]),
     lambda: rulestone.load("game broken\nboard {\n"),
     lambda: rulestone.load(str(GAMES / "tictactoe.game")).new_initial_state().apply_action(0),

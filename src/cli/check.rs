@@ -33,7 +33,8 @@ pub struct CheckArgs {
     ///
     /// Whatever another command would refuse for these values (an unknown option, a value
     /// outside the option's type, a board or table too large) is reported here first, with its
-    /// code. Without `--set`, `check` tries the defaults and each option's extreme values.
+    /// code. Without `--set`, `check` tries the defaults, each preset and each option's extreme
+    /// values.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
 

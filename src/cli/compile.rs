@@ -48,8 +48,8 @@ pub struct CompileArgs {
     /// Set an option for every file, e.g. `--set base=5` (repeatable).
     ///
     /// Every combination of the values of enum options not set here is compiled (a game with
-    /// `option variant: a | b | c` gives three programs); range options keep their defaults
-    /// unless set.
+    /// `option variant: a | b | c` gives three programs), and each preset; range options keep
+    /// their defaults unless set.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
 

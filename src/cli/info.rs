@@ -99,6 +99,17 @@ fn options(file: &ast::File, values: &[(String, String)]) -> Vec<Value> {
         .collect()
 }
 
+/// The file's presets, each with its values as `--set` pairs would give them.
+fn presets(file: &ast::File) -> Vec<Value> {
+    crate::check::presets::presets(file)
+        .into_iter()
+        .map(|(name, sets)| {
+            let values: Vec<String> = sets.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            json!({"name": name.name, "values": values.join(", ")})
+        })
+        .collect()
+}
+
 /// What a board game declares: its board, pieces, zones, counters...
 pub(crate) fn board_part(path: &Path, file: &ast::File, program: &Program) -> Value {
     let board = &program.board;
@@ -151,6 +162,7 @@ pub(crate) fn board_part(path: &Path, file: &ast::File, program: &Program) -> Va
         "kind": "board",
         "players": program.players,
         "options": options(file, &program.options),
+        "presets": presets(file),
         "board": {
             "cells": board.len(),
             "axes": board.axes,
@@ -201,6 +213,7 @@ pub(crate) fn table_part(args: &GameArgs, file: &ast::File, table: &LoadedTable)
         "kind": "table",
         "players": program.players,
         "options": options(file, &program.settings),
+        "presets": presets(file),
         "params": params,
         "table": {"length": program.length, "width": program.width, "walls": program.walls.len(), "lines": program.lines.len()},
         "stones": program.discs.iter().map(|d| json!({"name": d.name, "letter": d.letter, "radius": d.radius, "mass": d.mass})).collect::<Vec<_>>(),
@@ -291,6 +304,19 @@ fn text(r: &Value) -> String {
                 plain(&o["accepts"]),
                 plain(&o["default"]),
             );
+        }
+    }
+    let presets = r["presets"].as_array().cloned().unwrap_or_default();
+    if !presets.is_empty() {
+        out.push_str("presets (--set preset=NAME):\n");
+        let width = presets
+            .iter()
+            .map(|p| plain(&p["name"]).len())
+            .max()
+            .unwrap_or(0);
+        for p in &presets {
+            let name = plain(&p["name"]);
+            let _ = writeln!(out, "  {name:width$}   {}", plain(&p["values"]));
         }
     }
     if table {

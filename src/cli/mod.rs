@@ -389,7 +389,9 @@ pub struct GameArgs {
 
     /// Set an option the game declares, e.g. `--set size=5` (repeatable).
     ///
-    /// An unknown option or a value outside the option's type is an error.
+    /// An unknown option or a value outside the option's type is an error. `--set preset=NAME`
+    /// sets the values of a preset the game declares (`info` lists them); another `--set`
+    /// overrides one of them.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
 

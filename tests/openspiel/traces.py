@@ -177,7 +177,7 @@ GAMES = [
     ("clobber", {}, "games/clobber.game", [], same, 6, 3),
     ("gomoku", {}, "games/gomoku.game", [], gomoku, 15, 2),
     ("amazons", {}, "games/amazons.game", [], amazons, 10, 1),
-    ("checkers", {}, "games/draughts.game", ["quiet_draw=40"], checkers, 8, 6),
+    ("checkers", {}, "games/draughts.game", ["preset=openspiel"], checkers, 8, 6),
     ("lines_of_action", {}, "games/lines_of_action.game", [], same, 8, 3),
     ("chess", {}, "games/chess.game", [], chess, 8, 3),
     ("go", {"board_size": 9}, "games/go.game", ["size=9"], go, 9, 3),

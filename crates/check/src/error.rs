@@ -376,6 +376,41 @@ pub enum OptionDeclError {
         first: Span,
     },
 
+    #[error("preset `{preset}` sets `{name}` twice")]
+    #[diagnostic(code(E0302), help("keep one value for each option in a preset"))]
+    PresetSetsTwice {
+        preset: String,
+        name: String,
+        #[label(primary, "set again here")]
+        span: Span,
+        #[label("first set here")]
+        first: Span,
+    },
+
+    #[error("preset `{preset}` sets `{name}`, which is not an option")]
+    #[diagnostic(code(E0303))]
+    PresetUnknownOption {
+        preset: String,
+        name: String,
+        #[label("no option of this name")]
+        span: Span,
+        #[help]
+        help: String,
+    },
+
+    #[error("preset `{preset}` gives option `{name}` the value `{value}`, not {accepted}")]
+    #[diagnostic(code(E0304), help("give a value the option's declaration allows"))]
+    PresetBadValue {
+        preset: String,
+        name: String,
+        value: String,
+        accepted: String,
+        #[label("outside the option's type")]
+        span: Span,
+        #[label("declared here")]
+        declared: Span,
+    },
+
     #[error("the enumerated options make {count} combinations, more than {limit}")]
     #[diagnostic(
         code(E1011),
@@ -390,6 +425,18 @@ pub enum OptionDeclError {
         count: String,
         limit: usize,
         #[label("this option brings the count past {limit}")]
+        span: Span,
+    },
+
+    #[error("the game declares {count} presets, more than {limit}")]
+    #[diagnostic(
+        code(E1011),
+        help("`compile` builds one program for each preset: keep the presets players choose, and set other values with `--set`")
+    )]
+    TooManyPresets {
+        count: usize,
+        limit: usize,
+        #[label("one preset past the limit")]
         span: Span,
     },
 }

@@ -8,6 +8,7 @@
 //! |-----------------------------------|-------------|-----------------------------------------|
 //! | declarations, required items      | `names.rs`, `game.rs` | E0102, E0501, E0502           |
 //! | options                           | `game.rs`   | E0301, E0302                            |
+//! | presets                           | `presets.rs` | E0102, E0302–E0304                     |
 //! | board and its cells               | `board.rs`  | E0102, E0103, E0401–E0404, E0407, E0408 |
 //! | definition cycles                 | `game.rs`   | E0105                                   |
 //! | directions, relations, patterns   | `board.rs`  | E0101, E0104, E0203, W0406, W0409       |
@@ -37,6 +38,7 @@ pub mod model;
 mod names;
 pub mod operators;
 pub mod options;
+pub mod presets;
 mod procedures;
 mod shapes;
 mod stmt;
@@ -322,6 +324,7 @@ impl<'a> Checker<'a> {
         self.declare_all();
         self.check_structure();
         self.check_options();
+        self.check_presets();
         self.check_board();
         self.find_cycles();
         self.check_procedures();
@@ -351,6 +354,7 @@ impl<'a> Checker<'a> {
             self.report(error::GameError::NoPlayers);
         }
         self.check_options();
+        self.check_presets();
         let game = self.check_table_game();
         for army in &game.armies {
             for d in deck::check_army(&game, army) {

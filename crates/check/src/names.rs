@@ -149,6 +149,7 @@ impl Checker<'_> {
                 | ItemKind::Setup(_)
                 | ItemKind::Turn(_)
                 | ItemKind::NoMoves(_)
+                | ItemKind::Preset { .. }
                 | ItemKind::Table(_) => {}
             }
         }

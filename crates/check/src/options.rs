@@ -32,13 +32,20 @@ pub enum OptionError {
         #[label("declared here")]
         declared: Span,
     },
+    #[error("unknown preset `{name}`")]
+    #[diagnostic(code(E0303))]
+    UnknownPreset {
+        name: String,
+        #[help]
+        help: String,
+    },
     #[error("`--set` expects NAME=VALUE, not `{0}`")]
     #[diagnostic(help("write the option's name, `=` and the value, e.g. `--set size=5`"))]
     Malformed(String),
 }
 
 /// The help of an unknown option: the closest declared name, or the list of names.
-fn unknown_help(name: &str, known: &[String]) -> String {
+pub(crate) fn unknown_help(name: &str, known: &[String]) -> String {
     if known.is_empty() {
         return "this game declares no options".to_string();
     }
@@ -141,6 +148,7 @@ pub fn declared(file: &File) -> impl Iterator<Item = &OptionDecl> {
 /// # Errors
 /// An unknown option name or a value outside the option's type.
 pub fn resolve(file: &File, sets: &[(String, String)]) -> Result<ConstEnv, OptionError> {
+    let sets = &with_presets(file, sets)?;
     let mut env = ConstEnv::default();
     for decl in declared(file) {
         if let OptionType::Enum(words) = &decl.ty {
@@ -167,6 +175,48 @@ pub fn resolve(file: &File, sets: &[(String, String)]) -> Result<ConstEnv, Optio
     Ok(env)
 }
 
+/// The name `--set` gives a preset by: `--set preset=NAME` (a reserved word, so no option has it).
+pub const PRESET: &str = "preset";
+
+/// `sets` with each `preset=NAME` replaced by the preset's values, placed first so that the
+/// other pairs override them whatever their order.
+///
+/// # Errors
+/// A preset the file does not declare.
+pub fn with_presets(
+    file: &File,
+    sets: &[(String, String)],
+) -> Result<Vec<(String, String)>, OptionError> {
+    let declared = super::presets::presets(file);
+    let mut expanded = Vec::with_capacity(sets.len());
+    for (_, wanted) in sets.iter().filter(|(n, _)| n == PRESET) {
+        let Some((_, values)) = declared.iter().find(|(name, _)| name.name == *wanted) else {
+            let known: Vec<String> = declared.iter().map(|(n, _)| n.name.clone()).collect();
+            return Err(OptionError::UnknownPreset {
+                name: wanted.clone(),
+                help: unknown_preset_help(wanted, &known),
+            });
+        };
+        expanded.extend(values.iter().cloned());
+    }
+    expanded.extend(sets.iter().filter(|(n, _)| n != PRESET).cloned());
+    Ok(expanded)
+}
+
+fn unknown_preset_help(name: &str, known: &[String]) -> String {
+    if known.is_empty() {
+        return "this game declares no presets (`preset NAME: OPTION = VALUE, ...`)".to_string();
+    }
+    let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+    match super::suggest::closest(name, known.iter().map(String::as_str)) {
+        Some(best) => format!(
+            "did you mean `{best}`? (this game's presets: {})",
+            list.join(", ")
+        ),
+        None => format!("this game's presets: {}", list.join(", ")),
+    }
+}
+
 /// Splits `NAME=VALUE`.
 ///
 /// # Errors
@@ -179,7 +229,8 @@ pub fn split_set(arg: &str) -> Result<(String, String), OptionError> {
 }
 
 /// Every combination of the file's enum option values, as `--set` pairs in declaration order
-/// (one empty combination when there are none). Range options keep their defaults: they size
+/// (one empty combination when there are none), then each preset's values (the other options
+/// at their defaults). Range options keep their defaults: they size
 /// boards and counts rather than choosing rules. Past [`MAX_COMBINATIONS`] only the empty
 /// combination is returned: such a game fails its check (E1011), which building it reports.
 #[must_use]
@@ -202,8 +253,14 @@ pub fn variants(file: &File) -> Vec<Vec<(String, String)>> {
                 .collect();
         }
     }
+    for (_, sets) in super::presets::presets(file).into_iter().take(MAX_PRESETS) {
+        combos.push(sets);
+    }
     combos
 }
+
+/// The most presets a game may declare (E1011): `compile` builds a program for each.
+pub const MAX_PRESETS: usize = 64;
 
 impl super::Checked {
     /// The option values for `sets` (`NAME=VALUE` pairs) over the declared defaults, validated

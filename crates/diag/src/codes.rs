@@ -44,7 +44,7 @@ codes! {
     "E0205" => "`if` expression that is not a number",
     "E0301" => "option default outside its type",
     "E0302" => "empty option range or repeated option word",
-    "E0303" => "unknown option",
+    "E0303" => "unknown option or preset",
     "E0304" => "option value outside its type",
     "E0401" => "board without cells",
     "E0402" => "two cells with the same name",
@@ -109,7 +109,7 @@ codes! {
     "E1008" => "move generation took too many steps",
     "E1009" => "nested loops past the step limit",
     "E1010" => "two legal moves written the same",
-    "E1011" => "too many option combinations",
+    "E1011" => "too many option combinations or presets",
 }
 
 /// Codes that no valid input should reach (bugs in Rulestone): they have an explanation but no

@@ -194,8 +194,9 @@ pub fn not_a_game_file(name: &str, source: &str) -> Option<diag::Diag> {
 
 /// Everything `check` reports on a source text for the given option settings: syntax and
 /// checker diagnostics, then, for a board game that checks clean, what the lowering finds for
-/// these settings (a bad option, a limit broken). Without settings it also tries each option's
-/// extreme values ([`check::options::extremes`]) and reports each limit they break once.
+/// these settings (a bad option, a limit broken). Without settings it also tries each preset
+/// and each option's extreme values ([`check::options::extremes`]) and reports each limit they
+/// break once.
 #[must_use]
 pub fn diagnose(source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
     diagnose_each(source, options, &mut |_, _, _| {})
@@ -238,7 +239,9 @@ pub fn diagnose_each(
     }
     if options.is_empty() {
         let mut seen = std::collections::HashSet::new();
-        for sets in check::options::extremes(&checked.file) {
+        let presets = check::presets::presets(&checked.file);
+        let presets = presets.into_iter().map(|(_, sets)| sets);
+        for sets in presets.chain(check::options::extremes(&checked.file)) {
             let problems = match build(&checked, &sets) {
                 Ok(program) => {
                     each(&file, &sets, &program);

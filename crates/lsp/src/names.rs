@@ -65,6 +65,7 @@ impl NameSpans {
                 }
             }
             ItemKind::Board(board) => self.board(board),
+            ItemKind::Preset { sets, .. } => sets.iter().for_each(|s| self.ident(&s.option)),
             ItemKind::Relation {
                 members, players, ..
             } => {

@@ -84,6 +84,9 @@ pub fn declarations(file: &File) -> Vec<Decl> {
                     ))
                 }
                 ItemKind::Option(o) => Decl::named(&o.name, "option", SymbolKind::PROPERTY, span),
+                ItemKind::Preset { name, .. } => {
+                    Decl::named(name, "preset", SymbolKind::CONSTANT, span)
+                }
                 ItemKind::Board(board) => Decl::keyword("board", "board", SymbolKind::STRUCT, span)
                     .with(each(&board.axes, "axis", SymbolKind::FIELD)),
                 ItemKind::Direction { name, .. } => {

@@ -4,9 +4,10 @@
 //!
 //! The code is not written here: the build script runs the code generator on every `.game`
 //! file of the repository's `games/` directory (every combination of each game's enum
-//! options) when Rulestone is built, exactly as `rulestone compile --module` would. A program
-//! is run by this code only when its fingerprint matches ([`Compiled::backend_for`]), so a
-//! changed game file, other option values or any other game run on the interpreter.
+//! options, then each preset) when Rulestone is built, exactly as `rulestone compile --module`
+//! would. A program is run by this code only when its fingerprint matches
+//! ([`Compiled::backend_for`]), so a changed game file, other option values or any other game
+//! run on the interpreter.
 
 use rulestone_runtime::Compiled;
 

@@ -23,6 +23,11 @@ pub enum ItemKind {
     },
     Players(Vec<Ident>),
     Option(OptionDecl),
+    /// `preset NAME: OPTION = VALUE, ...`: a named set of option values.
+    Preset {
+        name: Ident,
+        sets: Vec<PresetSet>,
+    },
     Board(Board),
     Direction {
         name: Ident,
@@ -193,6 +198,15 @@ impl OptionDecl {
     pub fn is_decimal(&self) -> bool {
         matches!(self.ty, OptionType::Range { decimal: true, .. })
     }
+}
+
+/// One `OPTION = VALUE` of a preset: the value as written, read as `--set` reads it.
+#[derive(Clone, Debug)]
+pub struct PresetSet {
+    pub option: Ident,
+    pub value: String,
+    /// The value's span.
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

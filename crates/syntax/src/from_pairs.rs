@@ -8,8 +8,9 @@ use pest::Parser as _;
 
 use super::ast::{
     parse_hundredths, AssignOp, AxisRange, BinaryOp, Block, Board, CounterView, Expr, ExprKind,
-    File, Item, ItemKind, OptionDecl, OptionType, OptionValue, PatternShape, RelItem, ShapeDecl,
-    ShapePart, Stmt, StmtKind, Template, TemplatePart, TrackLane, UnaryOp, Vector, DECIMAL_SCALE,
+    File, Item, ItemKind, OptionDecl, OptionType, OptionValue, PatternShape, PresetSet, RelItem,
+    ShapeDecl, ShapePart, Stmt, StmtKind, Template, TemplatePart, TrackLane, UnaryOp, Vector,
+    DECIMAL_SCALE,
 };
 use super::error::SyntaxError;
 use super::parser::{GameParser, Rule};
@@ -121,6 +122,11 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
         }
         Rule::players_decl => ItemKind::Players(inner.map(|p| ident(&p)).collect()),
         Rule::option_decl => ItemKind::Option(option_decl(&mut inner)?),
+        Rule::preset_decl => {
+            let name = ident(&need(inner.next())?);
+            let sets = inner.map(preset_set).collect::<Result<_>>()?;
+            ItemKind::Preset { name, sets }
+        }
         Rule::board_decl => ItemKind::Board(board(&mut || inner.next())?),
         Rule::direction_decl => {
             let name = ident(&need(inner.next())?);
@@ -219,6 +225,18 @@ fn option_decl<'a>(inner: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<O
         (_, d) => d,
     };
     Ok(OptionDecl { name, ty, default })
+}
+
+/// `OPTION = VALUE` of a preset: the value kept as written.
+fn preset_set(pair: Pair<'_, Rule>) -> Result<PresetSet> {
+    let mut inner = meaningful(pair.into_inner());
+    let option = ident(&need(inner.next())?);
+    let value = need(inner.next())?;
+    Ok(PresetSet {
+        option,
+        value: value.as_str().trim().to_string(),
+        span: span(&value),
+    })
 }
 
 /// `relation NAME = member | …`: each member with its optional player, kept in two parallel
@@ -1522,6 +1540,7 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::game_decl
         | Rule::players_decl
         | Rule::option_decl
+        | Rule::preset_decl
         | Rule::board_decl
         | Rule::direction_decl
         | Rule::relation_decl
