@@ -26,6 +26,10 @@ use super::complete::Model;
 /// The most checks running at once.
 pub const MAX_CHECKS: usize = 4;
 
+/// The stack of a check's thread: the checker recurses over the rules as deep as they nest,
+/// which needs more than the default in unoptimised builds (only the pages used are committed).
+const STACK_BYTES: usize = 64 << 20;
+
 /// What checks a document's text: the diagnostics of `rulestone check` in the server, anything
 /// in tests (a check that waits for the test, say). The third argument says whether the check
 /// should stop (its text was superseded); a check that stops returns `None`.
@@ -132,6 +136,7 @@ impl Checker {
             let (check, done) = (Arc::clone(&self.check), self.done.clone());
             let spawned = std::thread::Builder::new()
                 .name("rulestone-check".to_string())
+                .stack_size(STACK_BYTES)
                 .spawn(move || {
                     // The server may have ended: nobody to tell.
                     let _ = done.send(run(&check, job, &stop));
