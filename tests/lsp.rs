@@ -938,12 +938,18 @@ fn slow_game() -> String {
     for i in 0..8 {
         text.push_str(&format!("option o{i}: 1..2 = 1\n"));
     }
-    text.push_str("board {\n  axes x, y\n  cells x in 0..7, y in 0..7\n  name \"{letter(x)}{y + 1}\"\n}\n");
+    text.push_str(
+        "board {\n  axes x, y\n  cells x in 0..7, y in 0..7\n  name \"{letter(x)}{y + 1}\"\n}\n",
+    );
     text.push_str("piece stone \"X\" \"O\"\nprocedure p0(c) {\n");
     text.push_str(&"  if c in empty { put stone at c }\n".repeat(8));
     text.push_str("}\n");
     for k in 1..=11 {
-        text.push_str(&format!("procedure p{k}(c) {{ p{}(c) p{}(c) }}\n", k - 1, k - 1));
+        text.push_str(&format!(
+            "procedure p{k}(c) {{ p{}(c) p{}(c) }}\n",
+            k - 1,
+            k - 1
+        ));
     }
     text.push_str("turn {\n  pick c in empty\n  p11(c)\n  put stone at c\n  write \"{c}\"\n}\n");
     text.push_str("on no moves {\n  draw\n}\n");
@@ -959,9 +965,7 @@ fn a_slow_document_delays_no_other() {
     const SLOW: &str = "file:///work/slow.game";
     let mut session = Session::start();
     initialize(&mut session);
-    let open = |uri: &str, text: &str| {
-        json!({"textDocument": {"uri": uri, "languageId": "rulestone", "version": 1, "text": text}})
-    };
+    let open = |uri: &str, text: &str| json!({"textDocument": {"uri": uri, "languageId": "rulestone", "version": 1, "text": text}});
     session.notify("textDocument/didOpen", open(SLOW, &slow_game()));
     let small = broken_game();
     session.notify("textDocument/didOpen", open(URI, &small));
@@ -974,7 +978,10 @@ fn a_slow_document_delays_no_other() {
     let at = json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": east}});
     let (hover, definition) = (session.next_id, session.next_id + 1);
     session.next_id += 2;
-    for (id, method) in [(hover, "textDocument/hover"), (definition, "textDocument/definition")] {
+    for (id, method) in [
+        (hover, "textDocument/hover"),
+        (definition, "textDocument/definition"),
+    ] {
         session.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": at}));
     }
     // Until the small document's diagnostics and both answers are in, nothing of the slow one.
@@ -985,7 +992,11 @@ fn a_slow_document_delays_no_other() {
             Some(id) => id.clone(),
             None => message["params"]["uri"].clone(),
         };
-        assert_ne!(about, json!(SLOW), "the slow document came first: {message}");
+        assert_ne!(
+            about,
+            json!(SLOW),
+            "the slow document came first: {message}"
+        );
         if message.get("id").is_some() {
             assert!(message["result"].is_object(), "{message}");
         }

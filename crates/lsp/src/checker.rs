@@ -125,13 +125,10 @@ impl Checker {
             };
             let stop = Arc::new(AtomicBool::new(false));
             let uri = job.uri.clone();
-            self.running
-                .entry(uri.clone())
-                .or_default()
-                .push(Running {
-                    edit: job.edit,
-                    stop: Arc::clone(&stop),
-                });
+            self.running.entry(uri.clone()).or_default().push(Running {
+                edit: job.edit,
+                stop: Arc::clone(&stop),
+            });
             self.busy += 1;
             let (check, done) = (Arc::clone(&self.check), self.done.clone());
             let spawned = std::thread::Builder::new()

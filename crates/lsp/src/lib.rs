@@ -15,9 +15,11 @@
 //! JSON-RPC's error and reads on), tests may give it an in-memory one. Nothing a client sends
 //! can crash it: a malformed request is answered with an error, a malformed notification is
 //! ignored, a request after `shutdown` is refused. Diagnostics are checked when the client has
-//! nothing more queued, so a burst of changes is checked once, for its last text, and on a
-//! thread of their own ([`checker`]), so that requests are answered from the latest text while
-//! a check runs and a check superseded by a newer text is skipped or its result dropped.
+//! nothing more queued, so a burst of changes is checked once, for its last text, and each
+//! document's check on a thread of its own ([`checker`]): requests are answered from the latest
+//! text while a check runs, a long check of one document delays no other document's, and a
+//! check superseded by a newer text is skipped, or told to stop and its result dropped, so
+//! nothing waits behind stale work.
 
 pub mod actions;
 pub mod analysis;
@@ -447,7 +449,9 @@ impl Server<'_> {
                 *kept = Some((checked.edit, model));
             }
         }
-        let Some(diagnostics) = checked.diagnostics.filter(|_| checked.edit == document.edit)
+        let Some(diagnostics) = checked
+            .diagnostics
+            .filter(|_| checked.edit == document.edit)
         else {
             return Ok(());
         };
@@ -710,15 +714,16 @@ mod tests {
         let (server, client) = Connection::memory();
         let (started, checks) = crossbeam_channel::unbounded::<String>();
         let (release, gate) = crossbeam_channel::unbounded::<()>();
-        let check: super::checker::Check =
-            std::sync::Arc::new(move |_: &lsp_types::Uri, text: &str, _: &mut dyn FnMut() -> bool| {
+        let check: super::checker::Check = std::sync::Arc::new(
+            move |_: &lsp_types::Uri, text: &str, _: &mut dyn FnMut() -> bool| {
                 let _ = started.send(text.to_string());
                 let _ = gate.recv();
                 Some(vec![lsp_types::Diagnostic {
                     message: format!("checked {} bytes", text.len()),
                     ..lsp_types::Diagnostic::default()
                 }])
-            });
+            },
+        );
         let running = std::thread::spawn(move || super::serve_with(&server, check));
         let wait = || client.receiver.recv_timeout(Duration::from_secs(30)).ok();
         let send = |m: Message| assert!(client.sender.send(m).is_ok());

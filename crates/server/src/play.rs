@@ -219,7 +219,11 @@ pub(crate) fn watching<T>(cancel: Arc<AtomicBool>, work: impl FnOnce() -> T) -> 
 
 /// Whether this thread's request was told to stop.
 pub(crate) fn cancelled() -> bool {
-    CANCEL.with(|c| c.borrow().as_ref().is_some_and(|f| f.load(Ordering::Relaxed)))
+    CANCEL.with(|c| {
+        c.borrow()
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    })
 }
 
 /// The start of `game`, its engine watching the request's cancel flag.

@@ -386,12 +386,18 @@ fn slow_text() -> String {
     for i in 0..8 {
         text.push_str(&format!("option o{i}: 1..2 = 1\n"));
     }
-    text.push_str("board {\n  axes x, y\n  cells x in 0..7, y in 0..7\n  name \"{letter(x)}{y + 1}\"\n}\n");
+    text.push_str(
+        "board {\n  axes x, y\n  cells x in 0..7, y in 0..7\n  name \"{letter(x)}{y + 1}\"\n}\n",
+    );
     text.push_str("piece stone \"X\" \"O\"\nprocedure p0(c) {\n");
     text.push_str(&"  if c in empty { put stone at c }\n".repeat(8));
     text.push_str("}\n");
     for k in 1..=11 {
-        text.push_str(&format!("procedure p{k}(c) {{ p{}(c) p{}(c) }}\n", k - 1, k - 1));
+        text.push_str(&format!(
+            "procedure p{k}(c) {{ p{}(c) p{}(c) }}\n",
+            k - 1,
+            k - 1
+        ));
     }
     text.push_str("turn {\n  pick c in empty\n  p11(c)\n  put stone at c\n  write \"{c}\"\n}\n");
     text.push_str("on no moves {\n  draw\n}\n");
@@ -439,7 +445,10 @@ fn work_past_its_deadline_stops_and_the_server_goes_on() {
             assert_eq!((status, code.as_str()), (503, "timeout"));
         }
         let v = ok(&s, "/api/diagnose", json!({"source": "players A, B"}));
-        assert!(v["diagnostics"].as_array().is_some_and(|d| !d.is_empty()), "{v}");
+        assert!(
+            v["diagnostics"].as_array().is_some_and(|d| !d.is_empty()),
+            "{v}"
+        );
         ok(&s, "/api/new", json!({"game": "bundled/tictactoe.game"}));
     }
 }
