@@ -332,3 +332,32 @@ fn lower_under(
             }
         })
 }
+
+#[cfg(test)]
+mod tests {
+    /// A stop asked for ends the check without an answer; no stop gives `diagnose`'s.
+    #[test]
+    fn a_stopped_check_gives_no_answer() {
+        let text = "game \"g\"\nplayers A, B\noption n: 1..3 = 1\n\
+            board {\n axes x\n cells x in 0..n\n name \"c{x}\"\n}\npiece stone \"A\" \"B\"\n\
+            turn {\n pick c in empty\n put stone at c\n write \"{c}\"\n}\n\
+            on no moves {\n draw\n}\n";
+        assert!(super::diagnose_until(text, &[], &mut || true).is_none());
+        let mut asked = 0;
+        let whole = super::diagnose_until(text, &[], &mut || {
+            asked += 1;
+            false
+        });
+        let codes = |d: &[rulestone_diag::Diag]| -> Vec<Option<String>> {
+            d.iter()
+                .map(|d| rulestone_diag::code_of(d.as_ref()))
+                .collect()
+        };
+        assert_eq!(
+            whole.as_deref().map(codes),
+            Some(codes(&super::diagnose(text, &[])))
+        );
+        // Asked between the steps and before each extreme value of the option.
+        assert!(asked >= 3, "{asked}");
+    }
+}

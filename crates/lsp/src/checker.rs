@@ -182,3 +182,61 @@ fn run(check: &Check, job: Job, stop: &AtomicBool) -> Checked {
         model,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Check, Checker, Job};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn job(uri: &lsp_types::Uri, edit: u64, text: &str) -> Job {
+        Job {
+            uri: uri.clone(),
+            edit,
+            version: None,
+            text: text.to_string(),
+        }
+    }
+
+    /// A check that runs until told to stop ("slow") or ends at once: a newer text of its
+    /// document stops the slow one, and another document's check does not wait for it.
+    #[test]
+    fn a_newer_text_stops_the_running_check() {
+        let check: Check = Arc::new(|_, text: &str, stop: &mut dyn FnMut() -> bool| {
+            while text == "slow" {
+                if stop() {
+                    return None;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Some(Vec::new())
+        });
+        let (mut checker, results) = Checker::start(check);
+        let (a, b): (lsp_types::Uri, lsp_types::Uri) = (
+            "file:///a.game".parse().expect("uri"),
+            "file:///b.game".parse().expect("uri"),
+        );
+        checker.submit(job(&a, 1, "slow"));
+        checker.submit(job(&b, 2, "quick"));
+        let next = || {
+            results
+                .recv_timeout(Duration::from_secs(30))
+                .expect("a check ends")
+        };
+        let first = next();
+        assert_eq!((first.uri.as_str(), first.edit), ("file:///b.game", 2));
+        assert!(first.diagnostics.is_some());
+        checker.ended(&first);
+        checker.submit(job(&a, 3, "quick"));
+        let mut ended: Vec<(u64, bool)> = (0..2)
+            .map(|_| {
+                let c = next();
+                checker.ended(&c);
+                (c.edit, c.diagnostics.is_some())
+            })
+            .collect();
+        ended.sort_unstable();
+        assert_eq!(ended, [(1, false), (3, true)]);
+        assert_eq!(checker.busy, 0);
+    }
+}
