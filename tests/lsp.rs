@@ -929,3 +929,92 @@ fn answers_follow_a_change_of_the_text() {
     let status = session.finish();
     assert_eq!(status.code(), Some(0), "{status}");
 }
+
+/// A legal text whose check is slow: eight options, whose extreme values the checker lowers
+/// the game for in every combination (256 lowerings), and a turn that a chain of procedures
+/// writes out to some 16,000 statements.
+fn slow_game() -> String {
+    let mut text = String::from("game \"slow\"\nplayers X, O\n");
+    for i in 0..8 {
+        text.push_str(&format!("option o{i}: 1..2 = 1\n"));
+    }
+    text.push_str(
+        "board {\n  axes x, y\n  cells x in 0..7, y in 0..7\n  name \"{letter(x)}{y + 1}\"\n}\n",
+    );
+    text.push_str("piece stone \"X\" \"O\"\nprocedure p0(c) {\n");
+    text.push_str(&"  if c in empty { put stone at c }\n".repeat(8));
+    text.push_str("}\n");
+    for k in 1..=11 {
+        text.push_str(&format!(
+            "procedure p{k}(c) {{ p{}(c) p{}(c) }}\n",
+            k - 1,
+            k - 1
+        ));
+    }
+    text.push_str("turn {\n  pick c in empty\n  p11(c)\n  put stone at c\n  write \"{c}\"\n}\n");
+    text.push_str("on no moves {\n  draw\n}\n");
+    text
+}
+
+/// A slow check of one document delays nothing of another: a small document opened after a
+/// slow one gets its diagnostics, and its hover and definition their answers, before the slow
+/// one's check ends; a change of the slow document then supersedes its check, and only the
+/// new text's diagnostics are published for it. Only the order of messages is asserted.
+#[test]
+fn a_slow_document_delays_no_other() {
+    const SLOW: &str = "file:///work/slow.game";
+    let mut session = Session::start();
+    initialize(&mut session);
+    let open = |uri: &str, text: &str| json!({"textDocument": {"uri": uri, "languageId": "rulestone", "version": 1, "text": text}});
+    session.notify("textDocument/didOpen", open(SLOW, &slow_game()));
+    let small = broken_game();
+    session.notify("textDocument/didOpen", open(URI, &small));
+    let (line, row) = small
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.starts_with("pattern row"))
+        .expect("a row pattern");
+    let east = row.find("east").expect("east") + 2;
+    let at = json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": east}});
+    let (hover, definition) = (session.next_id, session.next_id + 1);
+    session.next_id += 2;
+    for (id, method) in [
+        (hover, "textDocument/hover"),
+        (definition, "textDocument/definition"),
+    ] {
+        session.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": at}));
+    }
+    // Until the small document's diagnostics and both answers are in, nothing of the slow one.
+    let mut waiting = vec![json!(hover), json!(definition), json!(URI)];
+    while !waiting.is_empty() {
+        let message = session.receive();
+        let about = match message.get("id") {
+            Some(id) => id.clone(),
+            None => message["params"]["uri"].clone(),
+        };
+        assert_ne!(
+            about,
+            json!(SLOW),
+            "the slow document came first: {message}"
+        );
+        if message.get("id").is_some() {
+            assert!(message["result"].is_object(), "{message}");
+        }
+        waiting.retain(|w| *w != about);
+    }
+    // The slow text replaced: its check is superseded; the new text's diagnostics come.
+    session.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": SLOW, "version": 2},
+               "contentChanges": [{"text": "game \"quick\"\nplayers X, O\nturn { win X }\n"}]}),
+    );
+    loop {
+        let published = session.notification("textDocument/publishDiagnostics");
+        if published["params"]["uri"] == json!(SLOW) {
+            assert_eq!(published["params"]["version"], json!(2), "{published}");
+            break;
+        }
+    }
+    let status = session.finish();
+    assert_eq!(status.code(), Some(0), "{status}");
+}

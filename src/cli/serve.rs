@@ -28,6 +28,7 @@ pub(crate) fn run(args: &ServeArgs, compiled: Compiled) -> Result<()> {
         host: args.host.clone(),
         port: args.port,
         compiled,
+        work_time: crate::server::WORK_TIME,
     };
     let server = crate::server::Server::start(&config).map_err(|e| CliError::new(e.to_string()))?;
     println!("Rulestone playground: {}", server.url());

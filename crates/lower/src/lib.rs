@@ -206,6 +206,24 @@ pub fn diagnose(source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
 /// settings and the program.
 pub type EachProgram<'a> = dyn FnMut(&syntax::ast::File, &[(String, String)], &ir::Program) + 'a;
 
+/// [`diagnose`], or `None` when `stop` said so: for a caller whose answer nobody waits for
+/// any more (a server's request past its deadline, an editor's check of a text since
+/// changed). `stop` is asked between the pipeline's steps and before each option combination
+/// is lowered, so a stop takes effect within one lowering.
+#[must_use]
+pub fn diagnose_until(
+    source: &str,
+    options: &[(String, String)],
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Vec<diag::Diag>> {
+    let mut stopped = false;
+    let diags = diagnose_each_until(source, options, &mut |_, _, _| {}, &mut || {
+        stopped = stopped || stop();
+        stopped
+    });
+    (!stopped).then_some(diags)
+}
+
 /// [`diagnose`], handing `each` every board game program it lowers on the way (the given
 /// settings' program, then each extreme combination's that lowers), with the parsed file and
 /// the settings it was lowered for, so a caller can look further at what `check` built (e.g.
@@ -216,14 +234,31 @@ pub fn diagnose_each(
     options: &[(String, String)],
     each: &mut EachProgram<'_>,
 ) -> Vec<diag::Diag> {
+    diagnose_each_until(source, options, each, &mut || false)
+}
+
+/// [`diagnose_each`], ending early (with the diagnostics found so far) once `stop` answers
+/// true; see [`diagnose_until`].
+pub fn diagnose_each_until(
+    source: &str,
+    options: &[(String, String)],
+    each: &mut EachProgram<'_>,
+    stop: &mut dyn FnMut() -> bool,
+) -> Vec<diag::Diag> {
     let file = match parse(source) {
         Ok(file) => file,
         Err(errors) => return diag::boxed(errors),
     };
+    if stop() {
+        return Vec::new();
+    }
     let (checked, mut diags) = check(&file);
     let Some(checked) = checked else {
         return diags;
     };
+    if stop() {
+        return diags;
+    }
     if let Some(game) = &checked.table {
         if let Err(e) = lower_table(&checked, game, options) {
             diags.extend(e.diags);
@@ -242,6 +277,9 @@ pub fn diagnose_each(
         let presets = check::presets::presets(&checked.file);
         let presets = presets.into_iter().map(|(_, sets)| sets);
         for sets in presets.chain(check::options::extremes(&checked.file)) {
+            if stop() {
+                break;
+            }
             let problems = match build(&checked, &sets) {
                 Ok(program) => {
                     each(&file, &sets, &program);
@@ -296,4 +334,33 @@ fn lower_under(
                 ))
             }
         })
+}
+
+#[cfg(test)]
+mod tests {
+    /// A stop asked for ends the check without an answer; no stop gives `diagnose`'s.
+    #[test]
+    fn a_stopped_check_gives_no_answer() {
+        let text = "game \"g\"\nplayers A, B\noption n: 1..3 = 1\n\
+            board {\n axes x\n cells x in 0..n\n name \"c{x}\"\n}\npiece stone \"A\" \"B\"\n\
+            turn {\n pick c in empty\n put stone at c\n write \"{c}\"\n}\n\
+            on no moves {\n draw\n}\n";
+        assert!(super::diagnose_until(text, &[], &mut || true).is_none());
+        let mut asked = 0;
+        let whole = super::diagnose_until(text, &[], &mut || {
+            asked += 1;
+            false
+        });
+        let codes = |d: &[rulestone_diag::Diag]| -> Vec<Option<String>> {
+            d.iter()
+                .map(|d| rulestone_diag::code_of(d.as_ref()))
+                .collect()
+        };
+        assert_eq!(
+            whole.as_deref().map(codes),
+            Some(codes(&super::diagnose(text, &[])))
+        );
+        // Asked between the steps and before each extreme value of the option.
+        assert!(asked >= 3, "{asked}");
+    }
 }

@@ -15,14 +15,26 @@ use super::position::LineIndex;
 /// Every diagnostic of a source text, as `rulestone check` reports it without `--set`.
 #[must_use]
 pub fn diagnose(uri: &Uri, source: &str) -> Vec<Diagnostic> {
-    let found = std::panic::catch_unwind(|| rulestone_lower::diagnose(source, &[]));
+    diagnose_until(uri, source, &mut || false).unwrap_or_default()
+}
+
+/// [`diagnose`], or `None` once `stop` answers true (asked between the checker's steps, see
+/// [`rulestone_lower::diagnose_until`]): a check nobody waits for any more ends early.
+pub fn diagnose_until(
+    uri: &Uri,
+    source: &str,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Vec<Diagnostic>> {
+    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        rulestone_lower::diagnose_until(source, &[], stop)
+    }));
     match found {
         Ok(diags) => {
             let index = LineIndex::new(source);
-            diags.iter().map(|d| convert(uri, &index, d)).collect()
+            Some(diags?.iter().map(|d| convert(uri, &index, d)).collect())
         }
         // A bug of the checker must not take the editor's server down with it.
-        Err(_) => vec![internal_error()],
+        Err(_) => Some(vec![internal_error()]),
     }
 }
 

@@ -15,9 +15,11 @@
 //! JSON-RPC's error and reads on), tests may give it an in-memory one. Nothing a client sends
 //! can crash it: a malformed request is answered with an error, a malformed notification is
 //! ignored, a request after `shutdown` is refused. Diagnostics are checked when the client has
-//! nothing more queued, so a burst of changes is checked once, for its last text, and on a
-//! thread of their own ([`checker`]), so that requests are answered from the latest text while
-//! a check runs and a check superseded by a newer text is skipped or its result dropped.
+//! nothing more queued, so a burst of changes is checked once, for its last text, and each
+//! document's check on a thread of its own ([`checker`]): requests are answered from the latest
+//! text while a check runs, a long check of one document delays no other document's, and a
+//! check superseded by a newer text is skipped, or told to stop and its result dropped, so
+//! nothing waits behind stale work.
 
 pub mod actions;
 pub mod analysis;
@@ -124,7 +126,9 @@ pub fn capabilities() -> ServerCapabilities {
 pub fn serve(connection: &Connection) -> Result<(), ServeError> {
     serve_with(
         connection,
-        std::sync::Arc::new(|uri: &Uri, text: &str| diagnostics::diagnose(uri, text)),
+        std::sync::Arc::new(|uri: &Uri, text: &str, stop: &mut dyn FnMut() -> bool| {
+            diagnostics::diagnose_until(uri, text, stop)
+        }),
     )
 }
 
@@ -143,7 +147,7 @@ pub fn serve_with(connection: &Connection, check: checker::Check) -> Result<(), 
     });
     let (id, _params) = connection.initialize_start()?;
     connection.initialize_finish(id, init)?;
-    let (jobs, results, _checking) = checker::start(check);
+    let (checker, results) = checker::Checker::start(check);
     let never = crossbeam_channel::never();
     let mut checker_alive = true;
     let mut server = Server {
@@ -151,13 +155,13 @@ pub fn serve_with(connection: &Connection, check: checker::Check) -> Result<(), 
         documents: HashMap::new(),
         unchecked: Vec::new(),
         edits: 0,
-        jobs,
+        checker,
     };
     let mut shut_down = false;
     loop {
         // Diagnostics wait until the client has nothing more queued: a burst of keystrokes is
-        // checked once, for its last text. The check runs on its own thread, so answers never
-        // queue behind it.
+        // checked once, for its last text. Each check runs on a thread of its own, so answers
+        // and other documents' checks never queue behind it.
         if connection.receiver.is_empty() {
             server.check_unchecked();
         }
@@ -166,8 +170,12 @@ pub fn serve_with(connection: &Connection, check: checker::Check) -> Result<(), 
             recv(connection.receiver) -> message => message,
             recv(from_checker) -> checked => {
                 match checked {
-                    Ok(checked) if !shut_down => server.checked(checked)?,
-                    Ok(_) => {}
+                    Ok(checked) => {
+                        server.checker.ended(&checked);
+                        if !shut_down {
+                            server.checked(checked)?;
+                        }
+                    }
                     // The checker is gone (it never ends on its own): wait for messages only.
                     Err(_) => checker_alive = false,
                 }
@@ -231,7 +239,7 @@ struct Server<'a> {
     unchecked: Vec<Uri>,
     /// The number of the last text of any document.
     edits: u64,
-    jobs: crossbeam_channel::Sender<checker::Job>,
+    checker: checker::Checker,
 }
 
 impl Server<'_> {
@@ -365,6 +373,7 @@ impl Server<'_> {
                     let uri = p.text_document.uri;
                     self.documents.remove(&uri);
                     self.unchecked.retain(|u| *u != uri);
+                    self.checker.cancel(&uri);
                     self.send_diagnostics(uri, Vec::new(), None)?;
                 }
             }
@@ -412,7 +421,8 @@ impl Server<'_> {
         }
     }
 
-    /// Sends every document changed since it was last sent to the checker.
+    /// Sends every document changed since it was last sent to the checker (which stops the
+    /// checks of its older texts).
     fn check_unchecked(&mut self) {
         for uri in std::mem::take(&mut self.unchecked) {
             if let Some(d) = self.documents.get(&uri) {
@@ -422,8 +432,7 @@ impl Server<'_> {
                     version: d.version,
                     text: d.text.clone(),
                 };
-                // The checker only stops when the server does.
-                let _ = self.jobs.send(job);
+                self.checker.submit(job);
             }
         }
     }
@@ -440,10 +449,13 @@ impl Server<'_> {
                 *kept = Some((checked.edit, model));
             }
         }
-        if checked.edit != document.edit {
+        let Some(diagnostics) = checked
+            .diagnostics
+            .filter(|_| checked.edit == document.edit)
+        else {
             return Ok(());
-        }
-        self.send_diagnostics(checked.uri, checked.diagnostics, checked.version)
+        };
+        self.send_diagnostics(checked.uri, diagnostics, checked.version)
     }
 
     fn send_diagnostics(
@@ -690,9 +702,9 @@ mod tests {
     }
 
     /// A request arriving while a check runs is answered at once, from the latest text; a
-    /// change made while a check runs supersedes it: its diagnostics are dropped and only those
-    /// of the latest text are published. The check here waits for the test to let it finish, so
-    /// nothing depends on timing.
+    /// change made while a check runs supersedes it: the new text is checked at once, the old
+    /// check's diagnostics are dropped and only those of the latest text are published. The
+    /// check here waits for the test to let it finish, so nothing depends on timing.
     #[test]
     fn answers_never_wait_for_a_stale_check() {
         use lsp_server::{Connection, Message, Notification, Request, RequestId};
@@ -702,15 +714,16 @@ mod tests {
         let (server, client) = Connection::memory();
         let (started, checks) = crossbeam_channel::unbounded::<String>();
         let (release, gate) = crossbeam_channel::unbounded::<()>();
-        let check: super::checker::Check =
-            std::sync::Arc::new(move |_: &lsp_types::Uri, text: &str| {
+        let check: super::checker::Check = std::sync::Arc::new(
+            move |_: &lsp_types::Uri, text: &str, _: &mut dyn FnMut() -> bool| {
                 let _ = started.send(text.to_string());
                 let _ = gate.recv();
-                vec![lsp_types::Diagnostic {
+                Some(vec![lsp_types::Diagnostic {
                     message: format!("checked {} bytes", text.len()),
                     ..lsp_types::Diagnostic::default()
-                }]
-            });
+                }])
+            },
+        );
         let running = std::thread::spawn(move || super::serve_with(&server, check));
         let wait = || client.receiver.recv_timeout(Duration::from_secs(30)).ok();
         let send = |m: Message| assert!(client.sender.send(m).is_ok());
@@ -753,12 +766,13 @@ mod tests {
         let shown = hover.result.unwrap_or_default().to_string();
         assert!(shown.contains("player `A`"), "{shown}");
         assert!(matches!(wait(), Some(Message::Response(r)) if r.id == RequestId::from(3)));
-        // The stale check ends; then the new text is checked, and only its result published.
-        assert!(release.send(()).is_ok());
+        // The new text is checked beside the stale check (which ignores its `stop` here); both
+        // end, and only the new text's result is published.
         assert_eq!(
             checks.recv_timeout(Duration::from_secs(30)).ok().as_deref(),
             Some(new)
         );
+        assert!(release.send(()).is_ok());
         assert!(release.send(()).is_ok());
         let Some(Message::Notification(published)) = wait() else {
             panic!("no diagnostics published");

@@ -1,7 +1,9 @@
 //! The routes: the embedded page and the JSON API it calls. Every answer of the API is JSON,
 //! every failure `{"error": {"code", "message", "notes"}}` with an HTTP status.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -13,7 +15,7 @@ use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use rulestone_runtime::Compiled;
 
@@ -21,7 +23,7 @@ use crate::analysis::{Jobs, Settings, Subject};
 use crate::catalog::Catalog;
 use crate::play::{self, Session, Sessions};
 use crate::table::{self, TableLoaded, TableSessions};
-use crate::{MAX_BODY, MAX_BUSY, MAX_TEXT, WORK_TIME};
+use crate::{MAX_BODY, MAX_BUSY, MAX_OVERDUE, MAX_TEXT};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
@@ -87,18 +89,38 @@ pub(crate) struct State {
     sessions: Arc<Mutex<Sessions>>,
     tables: Arc<Mutex<TableSessions>>,
     busy: Arc<Semaphore>,
+    /// The places of work past its deadline that has not stopped yet ([`MAX_OVERDUE`]).
+    overdue: Arc<Semaphore>,
+    /// The longest a request may work.
+    work_time: Duration,
     compiled: Compiled,
     jobs: Arc<Jobs>,
 }
 
+/// A request's place among the working ones: its busy place, swapped for an overdue place when
+/// its answer's deadline passes; given back when the work ends (the work holds it to the end).
+type Place = Arc<Mutex<Option<OwnedSemaphorePermit>>>;
+
+/// Raises a request's cancel flag when dropped: when the request was answered, or its client
+/// went away and took the request's future with it. Work that already ended is not concerned.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 impl State {
-    pub fn new(catalog: Catalog, compiled: Compiled) -> State {
+    pub fn new(catalog: Catalog, compiled: Compiled, work_time: Duration) -> State {
         State {
             catalog: Arc::new(catalog),
             compiled,
             sessions: Arc::default(),
             tables: Arc::default(),
             busy: Arc::new(Semaphore::new(MAX_BUSY)),
+            overdue: Arc::new(Semaphore::new(MAX_OVERDUE)),
+            work_time,
             jobs: Arc::default(),
         }
     }
@@ -116,32 +138,49 @@ impl State {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Runs `work` on a blocking thread, at most [`MAX_BUSY`] at once, for at most
-    /// [`WORK_TIME`]; a panic in it is an error answer.
+    /// Runs `work` on a blocking thread, at most [`MAX_BUSY`] at once, answering within the
+    /// work time (waiting for a place included); a panic in it is an error answer. Past the
+    /// deadline the work is told to stop (see [`play::watching`]) and its busy place handed
+    /// over to an overdue one while one is free, so that it cannot hold the server.
     async fn work<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
+        let deadline = tokio::time::Instant::now() + self.work_time;
         let too_long = || {
             ApiError::new(
                 503,
                 "timeout",
                 format!(
                     "the request did not finish within {} s",
-                    WORK_TIME.as_secs()
+                    self.work_time.as_secs_f64()
                 ),
             )
         };
-        let permit = tokio::time::timeout(WORK_TIME, Arc::clone(&self.busy).acquire_owned())
+        let permit = tokio::time::timeout_at(deadline, Arc::clone(&self.busy).acquire_owned())
             .await
             .map_err(|_| too_long().note("the server is busy with other requests"))?
             .map_err(|_| ApiError::new(503, "closed", "the server is stopping"))?;
-        let task = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            work()
+        let place: Place = Arc::new(Mutex::new(Some(permit)));
+        let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+        let (held, flag) = (Arc::clone(&place), Arc::clone(&cancel.0));
+        let mut task = tokio::task::spawn_blocking(move || {
+            let _held = held;
+            play::watching(flag, work)
         });
-        match tokio::time::timeout(WORK_TIME, task).await {
-            Err(_) => Err(too_long()),
+        match tokio::time::timeout_at(deadline, &mut task).await {
+            Err(_) => {
+                cancel.0.store(true, Ordering::Relaxed);
+                let handed = match Arc::clone(&self.overdue).try_acquire_owned() {
+                    Ok(late) => {
+                        *place.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+                            Some(late);
+                        "its work was told to stop"
+                    }
+                    Err(_) => "its work was told to stop; too much work is still stopping, so new requests may wait",
+                };
+                Err(too_long().note(handed))
+            }
             Ok(Err(_)) => Err(ApiError::new(
                 500,
                 "internal",
@@ -283,7 +322,8 @@ async fn diagnose(
             let uri: lsp_types::Uri = "file:///edited.game"
                 .parse()
                 .map_err(|_| ApiError::new(500, "internal", "internal error: a bad URI"))?;
-            Ok(rulestone_lsp::diagnostics::diagnose(&uri, &req.source))
+            rulestone_lsp::diagnostics::diagnose_until(&uri, &req.source, &mut play::cancelled)
+                .ok_or_else(|| ApiError::new(503, "timeout", "the check was stopped"))
         })
         .await?;
     let list: Vec<Value> = found

@@ -24,6 +24,12 @@
 //!   the pipeline's and the runtime's own limits (nesting depth, board size, `repeat` rounds,
 //!   generation steps); the work runs on blocking threads, at most [`MAX_BUSY`] at once, so the
 //!   server keeps answering while a request works, and a panic in one is an error answer.
+//! - Nothing runs away: work whose answer nobody waits for any more (its request answered 503
+//!   at its deadline, or its client gone) is told to stop, cooperatively: the checker asks
+//!   between option combinations ([`rulestone_lower::diagnose_until`]), the runtime's engines
+//!   (agents' copies included) share the request's flag as their alarm and list no more moves
+//!   once it is raised. Such work gives its place back at once, up to [`MAX_OVERDUE`] of it,
+//!   so later requests are served while it winds down.
 //! - An analysis (the analysis tab's `rulestone analyze`) runs on a thread of its own, never
 //!   on the request threads: at most [`MAX_ANALYSES`] at once, each stopped by
 //!   [`ANALYSIS_TIME`], by a cancel, or when its page stops asking for it (see `analysis`).
@@ -58,10 +64,20 @@ pub const MAX_LEGAL: usize = 5000;
 pub const MAX_MOVES: usize = 10_000;
 /// The most CPU time an agent may think for one move.
 pub const MAX_AGENT_CPU: Duration = Duration::from_secs(3);
-/// The longest a request may work before it is answered with an error.
+/// The longest a request may work before it is answered with an error (unless
+/// [`Config::work_time`] says otherwise); its work is then told to stop.
 pub const WORK_TIME: Duration = Duration::from_secs(20);
 /// The most requests working at once (loading, checking, playing, thinking); others wait.
 pub const MAX_BUSY: usize = 8;
+/// The most requests answered for being too long whose work has not stopped yet, beyond
+/// [`MAX_BUSY`]: such work gives its place back at once, so that new requests are served while
+/// it winds down; past this many, it keeps its place (and new requests wait, then are refused).
+pub const MAX_OVERDUE: usize = 8;
+
+/// The stack of each of the server's threads: checking, lowering and running recurse over the
+/// rules as deep as they nest, which needs more than the default for unoptimised builds (as the
+/// command line's own thread; only the pages used are ever committed).
+const STACK_BYTES: usize = 64 << 20;
 
 /// What the server serves and where it listens.
 #[derive(Clone, Debug)]
@@ -75,6 +91,8 @@ pub struct Config {
     /// The compiled move generators the games run on when one matches (the command line
     /// passes the ones linked into it); any other program runs on the interpreter.
     pub compiled: Compiled,
+    /// The longest a request may work ([`WORK_TIME`]; tests set less).
+    pub work_time: Duration,
 }
 
 impl Default for Config {
@@ -84,6 +102,7 @@ impl Default for Config {
             host: "127.0.0.1".to_string(),
             port: 8000,
             compiled: Compiled::NONE,
+            work_time: WORK_TIME,
         }
     }
 }
@@ -130,12 +149,13 @@ impl Server {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .thread_name("rulestone-serve")
+            .thread_stack_size(STACK_BYTES)
             .build()
             .map_err(|e| StartError {
                 message: format!("cannot start the server's runtime: {e}"),
             })?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let app = api::router(api::State::new(catalog, config.compiled));
+        let app = api::router(api::State::new(catalog, config.compiled, config.work_time));
         let thread = std::thread::spawn(move || {
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener)?;

@@ -1,7 +1,9 @@
 //! The games in play: each session's loaded game and the moves played, and what the page is
 //! sent of a position. Everything here is blocking work, run on the runtime's blocking threads.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rand::SeedableRng as _;
@@ -191,9 +193,51 @@ pub(crate) fn declared_options(source: &str, sets: &[(String, String)]) -> Vec<V
         .collect()
 }
 
+thread_local! {
+    /// The cancel flag of the request this blocking thread works for, set by [`watching`].
+    static CANCEL: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Clears the thread's cancel flag when the work ends, however it ends (blocking threads are
+/// reused).
+struct Unwatch;
+
+impl Drop for Unwatch {
+    fn drop(&mut self) {
+        CANCEL.with(|c| *c.borrow_mut() = None);
+    }
+}
+
+/// Runs one request's `work` on this thread under its cancel flag: every position made by
+/// [`position`] shares the flag as its engine's alarm (raised, the engine lists no more moves,
+/// so replays, searches and playouts end), and the checker asks [`cancelled`].
+pub(crate) fn watching<T>(cancel: Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
+    CANCEL.with(|c| *c.borrow_mut() = Some(cancel));
+    let _unwatch = Unwatch;
+    work()
+}
+
+/// Whether this thread's request was told to stop.
+pub(crate) fn cancelled() -> bool {
+    CANCEL.with(|c| {
+        c.borrow()
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    })
+}
+
+/// The start of `game`, its engine watching the request's cancel flag.
+fn position(game: &Game) -> Position<'_> {
+    let mut pos = Position::new(game);
+    if let Some(flag) = CANCEL.with(|c| c.borrow().clone()) {
+        pos.engine().share_alarm(flag);
+    }
+    pos
+}
+
 /// The position after `played`.
 fn replay<'g>(game: &'g Game, played: &[(Move, bool)]) -> Position<'g> {
-    let mut pos = Position::new(game);
+    let mut pos = position(game);
     for (m, _) in played {
         pos.play(*m);
     }
@@ -232,7 +276,7 @@ pub(crate) fn start(loaded: &Loaded, texts: &[String], seed: u64) -> Result<Play
             ),
         ));
     }
-    let mut pos = Position::new(&loaded.game);
+    let mut pos = position(&loaded.game);
     let mut played = Vec::new();
     roll(&mut pos, &mut played, seed);
     for (i, text) in texts.iter().enumerate() {
@@ -304,7 +348,7 @@ pub(crate) fn start_recorded(
             ),
         ));
     }
-    let mut pos = Position::new(&loaded.game);
+    let mut pos = position(&loaded.game);
     let mut played = Vec::new();
     for (i, text) in texts.iter().enumerate() {
         let chance = pos.chance();

@@ -2,8 +2,9 @@
 //! process, and a small blocking client.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
-use rulestone_server::{Config, Server, MAX_BODY};
+use rulestone_server::{Config, Server, MAX_BODY, MAX_BUSY};
 use serde_json::{json, Value};
 
 /// A server on any free port, serving `dir`.
@@ -375,6 +376,81 @@ fn hostile_texts_get_errors_and_other_sessions_go_on() {
     }
     let end = ok(&s, "/api/state", json!({"session": session}));
     assert_eq!(end["result"], json!("X wins"));
+}
+
+/// A legal text that checks slowly: eight options, whose extreme values the checker lowers the
+/// game for in every combination (256 lowerings), and a turn that a chain of procedures writes
+/// out to some 16,000 statements.
+fn slow_text() -> String {
+    let mut text = String::from("game \"slow\"\nplayers X, O\n");
+    for i in 0..8 {
+        text.push_str(&format!("option o{i}: 1..2 = 1\n"));
+    }
+    text.push_str(
+        "board {\n  axes x, y\n  cells x in 0..7, y in 0..7\n  name \"{letter(x)}{y + 1}\"\n}\n",
+    );
+    text.push_str("piece stone \"X\" \"O\"\nprocedure p0(c) {\n");
+    text.push_str(&"  if c in empty { put stone at c }\n".repeat(8));
+    text.push_str("}\n");
+    for k in 1..=11 {
+        text.push_str(&format!(
+            "procedure p{k}(c) {{ p{}(c) p{}(c) }}\n",
+            k - 1,
+            k - 1
+        ));
+    }
+    text.push_str("turn {\n  pick c in empty\n  p11(c)\n  put stone at c\n  write \"{c}\"\n}\n");
+    text.push_str("on no moves {\n  draw\n}\n");
+    text
+}
+
+/// `MAX_BUSY` slow checks at once, each answered 503 at its deadline; the status and error
+/// code of each.
+fn slow_checks(s: &Server) -> Vec<(u16, String)> {
+    let addr = s.addr();
+    let checks: Vec<_> = (0..MAX_BUSY)
+        .map(|_| {
+            std::thread::spawn(move || {
+                let url = format!("http://{addr}/api/diagnose");
+                let response = match ureq::post(&url).send_json(json!({"source": slow_text()})) {
+                    Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+                    Err(e) => panic!("{e}"),
+                };
+                let status = response.status();
+                let v: Value = response.into_json().unwrap_or(Value::Null);
+                (status, error_code(&v).to_string())
+            })
+        })
+        .collect();
+    checks
+        .into_iter()
+        .map(|c| c.join().unwrap_or_else(|_| panic!("a slow check failed")))
+        .collect()
+}
+
+/// Work past its answer's deadline does not keep holding the server: as many slow checks as
+/// there are workers are answered 503 and told to stop, and a normal request after them is
+/// answered (not queued behind them until it too times out); twice, so the places the stopped
+/// work held were given back.
+#[test]
+fn work_past_its_deadline_stops_and_the_server_goes_on() {
+    let config = Config {
+        port: 0,
+        work_time: Duration::from_secs(2),
+        ..Config::default()
+    };
+    let s = Server::start(&config).unwrap_or_else(|e| panic!("the server starts: {e}"));
+    for _ in 0..2 {
+        for (status, code) in slow_checks(&s) {
+            assert_eq!((status, code.as_str()), (503, "timeout"));
+        }
+        let v = ok(&s, "/api/diagnose", json!({"source": "players A, B"}));
+        assert!(
+            v["diagnostics"].as_array().is_some_and(|d| !d.is_empty()),
+            "{v}"
+        );
+        ok(&s, "/api/new", json!({"game": "bundled/tictactoe.game"}));
+    }
 }
 
 /// Polls the analysis `job` until it is no longer running; its last answer.
