@@ -196,7 +196,9 @@ impl Checker<'_> {
                         "`letter` takes 0 to 25, and values must fit in 64 bits",
                         s,
                     ),
-                    ConstError::NotConstant(s) | ConstError::WrongType(s) => (
+                    ConstError::NotConstant(s)
+                    | ConstError::WrongType(s)
+                    | ConstError::TooDeep(s) => (
                         "cannot be evaluated",
                         "use only integers, options, earlier axes and `letter`",
                         s,
@@ -429,6 +431,12 @@ impl Checker<'_> {
                     reason: "value out of range".into(),
                     span,
                 }),
+                Err(ConstError::TooDeep(span)) => (!std::mem::replace(&mut too_deep, true))
+                    .then(|| BoardError::ZonesTooDeep {
+                        name: name.name.clone(),
+                        limit: rulestone_syntax::MAX_DEPTH,
+                        span,
+                    }),
                 // A non-empty zone is fine; anything else was reported by the type and constant
                 // checks above.
                 Ok(_) | Err(ConstError::NotConstant(_) | ConstError::WrongType(_)) => None,

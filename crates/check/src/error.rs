@@ -519,6 +519,18 @@ pub enum BoardError {
         span: Span,
     },
 
+    #[error("zone `{name}` is computed through zones and defines more than {limit} levels deep")]
+    #[diagnostic(
+        code(E0005),
+        help("a zone that names another zone is computed through it, at most {limit} levels deep; chain fewer zones, or write the zone as one expression, e.g. `zone z = a | b | c`")
+    )]
+    ZonesTooDeep {
+        name: String,
+        limit: usize,
+        #[label("past the limit here")]
+        span: Span,
+    },
+
     #[error("cell `{name}` is on two lanes of track `{track}`")]
     #[diagnostic(
         code(E0410),
