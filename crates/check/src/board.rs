@@ -99,6 +99,7 @@ impl Checker<'_> {
         }
         self.constant_reported = false;
         self.template(&board.name, board_cx(Axes::All));
+        self.notation_text(&board.name, "a cell name");
 
         if self.error_count() > errors_before || !self.options_ok {
             self.cells_unknown = true;
@@ -414,6 +415,8 @@ impl Checker<'_> {
             return;
         };
         let eval = ZoneEval::new(file, g);
+        // A chain too deep is reported once, for the first zone that reaches through it.
+        let mut too_deep = false;
         let found: Vec<BoardError> = constant
             .into_iter()
             .filter_map(|(name, cells)| match eval.cells(cells, &env) {

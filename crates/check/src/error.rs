@@ -561,6 +561,18 @@ pub enum BoardError {
 /// The game as a whole: players, required declarations, ending, statement structure.
 #[derive(Debug, Error, Diagnostic)]
 pub enum GameError {
+    #[error("{what} may not hold `{sep}`")]
+    #[diagnostic(
+        code(E0420),
+        help("`{sep}` separates the moves of a list (`--after \"a1; b2\"`, `draw --moves`), so a move written with it could never be typed there; use another character, such as `-`, `:` or `/`")
+    )]
+    SeparatorInNotation {
+        what: &'static str,
+        sep: char,
+        #[label("this text holds `{sep}`")]
+        span: Span,
+    },
+
     #[error("the game declares no players")]
     #[diagnostic(
         code(E0501),
