@@ -2526,3 +2526,33 @@ fn play_against_mcts_with_a_hint() {
     assert!(out.contains("O (computer) plays"), "{out}");
     assert!(out.contains("expects"), "{out}");
 }
+
+/// Control characters and bidirectional overrides in a game file, a record or a typed move
+/// never reach the terminal raw: messages escape them (`\u{1b}`), and the source line a
+/// diagnostic draws shows each as one visible character, the columns still right.
+#[test]
+fn control_characters_are_shown_not_sent() {
+    let dir = scratch("control");
+    let game = dir.join("esc.game");
+    fs::write(&game, "game \"T\"\nplayers X\u{1b}[31m, O\u{7}\n").expect("write game");
+    let record = dir.join("esc.rec");
+    let tictactoe = root().join("games/tictactoe.game").display().to_string();
+    fs::write(
+        &record,
+        format!("rulestone-record 1\ngame {tictactoe}\nmove a1\u{1b}]0;TITLE\u{7}\u{202e}\n"),
+    )
+    .expect("write record");
+    let o = run(&["check", &game.display().to_string()]);
+    let check = transcript(&o).replace(&dir.display().to_string(), "DIR");
+    let mut replay = cmd(&["replay", "esc.rec"]);
+    let o = replay.current_dir(&dir).output().expect("run rulestone");
+    let replay = transcript(&o).replace(&tictactoe, "GAME");
+    for out in [&check, &replay] {
+        assert!(
+            !out.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+            "{out:?}"
+        );
+    }
+    assert!(replay.contains("`a1\\u{1b}]0;TITLE\\u{7}\\u{202e}`"), "{replay}");
+    snap!("control_characters", format!("{check}\n{replay}"));
+}

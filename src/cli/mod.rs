@@ -502,9 +502,11 @@ impl CliError {
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error: {}", self.message)?;
+        // Messages quote file names, records and typed moves: what they hold is shown, never
+        // sent to the terminal as it is.
+        write!(f, "error: {}", crate::diag::escape(&self.message))?;
         for n in &self.notes {
-            write!(f, "\n  = {n}")?;
+            write!(f, "\n  = {}", crate::diag::escape(n))?;
         }
         Ok(())
     }
