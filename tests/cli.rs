@@ -2555,7 +2555,10 @@ fn run_within_20s(args: &[&str]) -> Output {
 fn named_pipes_are_refused_not_waited_on() {
     let dir = scratch("fifo");
     let fifo = dir.join("pipe.game");
-    let made = Command::new("mkfifo").arg(&fifo).status().expect("run mkfifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
     assert!(made.success(), "mkfifo");
     let pipe = fifo.display().to_string();
     let record = dir.join("game_is_a_pipe.rec");
@@ -2580,9 +2583,13 @@ fn named_pipes_are_refused_not_waited_on() {
         );
     }
     // In `play`, `load` of a pipe is refused and play goes on.
-    let o = run_with_input(&["play", "games/tictactoe.game"], &format!("load {pipe}\nquit\n"));
+    let o = run_with_input(
+        &["play", "games/tictactoe.game"],
+        &format!("load {pipe}\nquit\n"),
+    );
     assert!(
-        stderr(&o).contains("it is not a regular file") || stdout(&o).contains("it is not a regular file"),
+        stderr(&o).contains("it is not a regular file")
+            || stdout(&o).contains("it is not a regular file"),
         "{}",
         transcript(&o)
     );
@@ -2609,11 +2616,11 @@ fn control_characters_are_shown_not_sent() {
     let o = replay.current_dir(&dir).output().expect("run rulestone");
     let replay = transcript(&o).replace(&tictactoe, "GAME");
     for out in [&check, &replay] {
-        assert!(
-            !out.contains(['\u{1b}', '\u{7}', '\u{202e}']),
-            "{out:?}"
-        );
+        assert!(!out.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{out:?}");
     }
-    assert!(replay.contains("`a1\\u{1b}]0;TITLE\\u{7}\\u{202e}`"), "{replay}");
+    assert!(
+        replay.contains("`a1\\u{1b}]0;TITLE\\u{7}\\u{202e}`"),
+        "{replay}"
+    );
     snap!("control_characters", format!("{check}\n{replay}"));
 }

@@ -434,12 +434,13 @@ impl Checker<'_> {
                     reason: "value out of range".into(),
                     span,
                 }),
-                Err(ConstError::TooDeep(span)) => (!std::mem::replace(&mut too_deep, true))
-                    .then(|| BoardError::ZonesTooDeep {
+                Err(ConstError::TooDeep(span)) => {
+                    (!std::mem::replace(&mut too_deep, true)).then(|| BoardError::ZonesTooDeep {
                         name: name.name.clone(),
                         limit: rulestone_syntax::MAX_DEPTH,
                         span,
-                    }),
+                    })
+                }
                 // A non-empty zone is fine; anything else was reported by the type and constant
                 // checks above.
                 Ok(_) | Err(ConstError::NotConstant(_) | ConstError::WrongType(_)) => None,

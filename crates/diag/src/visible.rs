@@ -49,7 +49,8 @@ impl<'a> Pictured<'a> {
                 shifts: Vec::new(),
             };
         }
-        let (mut text, mut shifts, mut added) = (String::with_capacity(source.len()), Vec::new(), 0);
+        let (mut text, mut shifts, mut added) =
+            (String::with_capacity(source.len()), Vec::new(), 0);
         for (i, c) in source.char_indices() {
             if !is_hidden(c) {
                 text.push(c);

@@ -239,7 +239,12 @@ pub fn diagnose_each(
     if options.is_empty() {
         let mut seen = std::collections::HashSet::new();
         let used = checked.names.used();
-        let read = |name: &str| checked.names.lookup(name).is_some_and(|d| used.contains(&d));
+        let read = |name: &str| {
+            checked
+                .names
+                .lookup(name)
+                .is_some_and(|d| used.contains(&d))
+        };
         for sets in check::options::extremes(&checked.file, &read) {
             let problems = match build(&checked, &sets) {
                 Ok(program) => {
