@@ -845,8 +845,9 @@ fn absurd_sizes_are_refused() {
     snap!("absurd_sizes", shown);
 }
 
-/// A file past 16 MiB (a wrong path such as `/dev/zero`, or a huge standard input) is refused
-/// after reading 16 MiB, not read until the memory is full.
+/// A device such as `/dev/zero` named as a file is refused before it is read (it is no
+/// regular file); a huge standard input is refused after reading 16 MiB, not read until the
+/// memory is full.
 #[cfg(unix)]
 #[test]
 fn endless_files_are_refused() {
@@ -858,7 +859,7 @@ fn endless_files_are_refused() {
         let o = run(&args);
         assert_eq!(code(&o), 2, "{args:?}");
         assert!(
-            stderr(&o).contains("it holds more than 16 MiB, the limit of a file Rulestone reads"),
+            stderr(&o).contains("cannot read `/dev/zero`: it is not a regular file"),
             "{args:?}: {}",
             stderr(&o)
         );
@@ -2525,4 +2526,101 @@ fn play_against_mcts_with_a_hint() {
     assert!(out.contains("visits)"), "{out}");
     assert!(out.contains("O (computer) plays"), "{out}");
     assert!(out.contains("expects"), "{out}");
+}
+
+/// Runs `args` and waits at most 20 s for the end: a command that blocks (reading a pipe with
+/// no writer) is killed and fails the test instead of hanging it.
+fn run_within_20s(args: &[&str]) -> Output {
+    let mut child = cmd(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn rulestone");
+    for _ in 0..200 {
+        if child.try_wait().expect("wait for rulestone").is_some() {
+            return child.wait_with_output().expect("output of rulestone");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("`rulestone {}` still runs after 20 s", args.join(" "));
+}
+
+/// A named pipe given as a game, a record, a record's game, a deck or an army file is refused
+/// with exit 2 before it is opened: opening it would wait for a writer forever.
+#[cfg(unix)]
+#[test]
+fn named_pipes_are_refused_not_waited_on() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("pipe.game");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success(), "mkfifo");
+    let pipe = fifo.display().to_string();
+    let record = dir.join("game_is_a_pipe.rec");
+    fs::write(&record, format!("rulestone-record 1\ngame {pipe}\n")).expect("write record");
+    let record = record.display().to_string();
+    let army = format!("{pipe}:X");
+    let cases: [Vec<&str>; 6] = [
+        vec!["check", &pipe],
+        vec!["moves", &pipe],
+        vec!["replay", &pipe],
+        vec!["replay", &record],
+        vec!["check", WARSTONE, "--deck", &pipe],
+        vec!["moves", WARSTONE, "--army", &army],
+    ];
+    for args in cases {
+        let o = run_within_20s(&args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("cannot read `{pipe}`: it is not a regular file")),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    // In `play`, `load` of a pipe is refused and play goes on.
+    let o = run_with_input(
+        &["play", "games/tictactoe.game"],
+        &format!("load {pipe}\nquit\n"),
+    );
+    assert!(
+        stderr(&o).contains("it is not a regular file")
+            || stdout(&o).contains("it is not a regular file"),
+        "{}",
+        transcript(&o)
+    );
+}
+
+/// Control characters and bidirectional overrides in a game file, a record or a typed move
+/// never reach the terminal raw: messages escape them (`\u{1b}`), and the source line a
+/// diagnostic draws shows each as one visible character, the columns still right.
+#[test]
+fn control_characters_are_shown_not_sent() {
+    let dir = scratch("control");
+    let game = dir.join("esc.game");
+    fs::write(&game, "game \"T\"\nplayers X\u{1b}[31m, O\u{7}\n").expect("write game");
+    let record = dir.join("esc.rec");
+    let tictactoe = root().join("games/tictactoe.game").display().to_string();
+    fs::write(
+        &record,
+        format!("rulestone-record 1\ngame {tictactoe}\nmove a1\u{1b}]0;TITLE\u{7}\u{202e}\n"),
+    )
+    .expect("write record");
+    let o = run(&["check", &game.display().to_string()]);
+    let check = transcript(&o).replace(&dir.display().to_string(), "DIR");
+    let mut replay = cmd(&["replay", "esc.rec"]);
+    let o = replay.current_dir(&dir).output().expect("run rulestone");
+    let replay = transcript(&o).replace(&tictactoe, "GAME");
+    for out in [&check, &replay] {
+        assert!(!out.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{out:?}");
+    }
+    assert!(
+        replay.contains("`a1\\u{1b}]0;TITLE\\u{7}\\u{202e}`"),
+        "{replay}"
+    );
+    snap!("control_characters", format!("{check}\n{replay}"));
 }

@@ -659,6 +659,28 @@ fn chains_of_doubled_relations_and_zones_check_in_linear_time() {
     }
 }
 
+/// Twenty thousand range options nothing reads are not each tried at their ends: `check`
+/// lowers the game once for them (it lowered it once per option, up to 256 times, each time
+/// over every option: 64,000 options took half a minute). An option the rules read is still
+/// tried at both ends. The bound is the count of programs lowered, not a clock.
+#[test]
+fn unused_options_are_not_each_tried() {
+    let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
+        .expect("readable game");
+    let options: String = (0..20_000)
+        .map(|i| format!("option o{i}: 0..1 = 0\n"))
+        .collect();
+    let count = |source: &str| {
+        let mut lowered = 0;
+        let diags = rulestone::lower::diagnose_each(source, &[], &mut |_, _, _| lowered += 1);
+        assert!(!rulestone::diag::has_errors(&diags), "it checks clean");
+        lowered
+    };
+    assert_eq!(count(&format!("{options}{text}")), 1);
+    let read = text.replace("pick c in empty", "pick c in empty\n    require o7 == 0");
+    assert_eq!(count(&format!("{options}{read}")), 2);
+}
+
 /// A text that is the notation of two legal moves is refused wherever it is read, with E1010's
 /// message, rather than standing for one of them: a typed list here, so a record could never
 /// replay as a different game.

@@ -504,9 +504,11 @@ impl CliError {
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error: {}", self.message)?;
+        // Messages quote file names, records and typed moves: what they hold is shown, never
+        // sent to the terminal as it is.
+        write!(f, "error: {}", crate::diag::escape(&self.message))?;
         for n in &self.notes {
-            write!(f, "\n  = {n}")?;
+            write!(f, "\n  = {}", crate::diag::escape(n))?;
         }
         Ok(())
     }
@@ -540,11 +542,21 @@ pub(crate) fn read_bounded(reader: impl io::Read) -> io::Result<String> {
     Ok(text)
 }
 
-/// Reads the text file at `path`, at most [`MAX_FILE_BYTES`] of it.
+/// Reads the text file at `path`, at most [`MAX_FILE_BYTES`] of it: every game, record, army
+/// and other file a command is given is read here.
 ///
 /// # Errors
-/// As [`read_bounded`], or the file cannot be opened.
+/// As [`read_bounded`], the file cannot be opened, or it is no regular file: reading a named
+/// pipe or a terminal waits for a writer that may never come, and a device may never end, so
+/// these are refused before they are opened (a directory fails when it is read, as ever).
 pub(crate) fn read_file(path: &std::path::Path) -> io::Result<String> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() && !meta.is_dir() {
+        return Err(io::Error::other(
+            "it is not a regular file but a named pipe, a socket or a device, which could keep \
+             Rulestone waiting: only regular files are read",
+        ));
+    }
     read_bounded(std::fs::File::open(path)?)
 }
 

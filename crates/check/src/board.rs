@@ -99,6 +99,7 @@ impl Checker<'_> {
         }
         self.constant_reported = false;
         self.template(&board.name, board_cx(Axes::All));
+        self.notation_text(&board.name, "a cell name");
 
         if self.error_count() > errors_before || !self.options_ok {
             self.cells_unknown = true;
@@ -209,7 +210,9 @@ impl Checker<'_> {
                         "`letter` takes 0 to 25, and values must fit in 64 bits",
                         s,
                     ),
-                    ConstError::NotConstant(s) | ConstError::WrongType(s) => (
+                    ConstError::NotConstant(s)
+                    | ConstError::WrongType(s)
+                    | ConstError::TooDeep(s) => (
                         "cannot be evaluated",
                         "use only integers, options, earlier axes and `letter`",
                         s,
@@ -425,6 +428,8 @@ impl Checker<'_> {
             return;
         };
         let eval = ZoneEval::new(file, g);
+        // A chain too deep is reported once, for the first zone that reaches through it.
+        let mut too_deep = false;
         let found: Vec<BoardError> = constant
             .into_iter()
             .filter_map(|(name, cells)| match eval.cells(cells, &env) {
@@ -442,6 +447,13 @@ impl Checker<'_> {
                     reason: "value out of range".into(),
                     span,
                 }),
+                Err(ConstError::TooDeep(span)) => {
+                    (!std::mem::replace(&mut too_deep, true)).then(|| BoardError::ZonesTooDeep {
+                        name: name.name.clone(),
+                        limit: rulestone_syntax::MAX_DEPTH,
+                        span,
+                    })
+                }
                 // A non-empty zone is fine; anything else was reported by the type and constant
                 // checks above.
                 Ok(_) | Err(ConstError::NotConstant(_) | ConstError::WrongType(_)) => None,

@@ -41,6 +41,9 @@ pub enum ConstError {
     DivisionByZero(Span),
     Overflow(Span),
     WrongType(Span),
+    /// Zones and defines naming one another deeper than evaluation follows: the name reached
+    /// at the limit.
+    TooDeep(Span),
 }
 
 impl ConstError {
@@ -51,7 +54,8 @@ impl ConstError {
             ConstError::NotConstant(s)
             | ConstError::DivisionByZero(s)
             | ConstError::Overflow(s)
-            | ConstError::WrongType(s) => *s,
+            | ConstError::WrongType(s)
+            | ConstError::TooDeep(s) => *s,
         }
     }
 
@@ -63,6 +67,7 @@ impl ConstError {
             ConstError::DivisionByZero(_) => "division by zero",
             ConstError::Overflow(_) => "value out of range",
             ConstError::WrongType(_) => "wrong type",
+            ConstError::TooDeep(_) => "zones and defines built from one another nest too deep",
         }
     }
 }

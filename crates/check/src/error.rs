@@ -566,6 +566,18 @@ pub enum BoardError {
         span: Span,
     },
 
+    #[error("zone `{name}` is computed through zones and defines more than {limit} levels deep")]
+    #[diagnostic(
+        code(E0005),
+        help("a zone that names another zone is computed through it, at most {limit} levels deep; chain fewer zones, or write the zone as one expression, e.g. `zone z = a | b | c`")
+    )]
+    ZonesTooDeep {
+        name: String,
+        limit: usize,
+        #[label("past the limit here")]
+        span: Span,
+    },
+
     #[error("cell `{name}` is on two lanes of track `{track}`")]
     #[diagnostic(
         code(E0410),
@@ -596,6 +608,18 @@ pub enum BoardError {
 /// The game as a whole: players, required declarations, ending, statement structure.
 #[derive(Debug, Error, Diagnostic)]
 pub enum GameError {
+    #[error("{what} may not hold `{sep}`")]
+    #[diagnostic(
+        code(E0420),
+        help("`{sep}` separates the moves of a list (`--after \"a1; b2\"`, `draw --moves`), so a move written with it could never be typed there; use another character, such as `-`, `:` or `/`")
+    )]
+    SeparatorInNotation {
+        what: &'static str,
+        sep: char,
+        #[label("this text holds `{sep}`")]
+        span: Span,
+    },
+
     #[error("the game declares no players")]
     #[diagnostic(
         code(E0501),

@@ -1105,6 +1105,21 @@ impl Checker<'_> {
         }
     }
 
+    /// Refuses (E0420) the separator of move lists in the text of a cell name or a move's
+    /// notation: a move written with it could be listed (`--after`) by no one. The holes
+    /// cannot bring one in (numbers, letters, cell names checked here, declared names).
+    pub(super) fn notation_text(&mut self, t: &Template, what: &'static str) {
+        let sep = rulestone_syntax::MOVE_SEPARATOR;
+        let holds = |p: &TemplatePart| matches!(p, TemplatePart::Text(s) if s.contains(sep));
+        if t.parts.iter().any(holds) {
+            self.report(GameError::SeparatorInNotation {
+                what,
+                sep,
+                span: t.span,
+            });
+        }
+    }
+
     /// Warns (W0606) when the two sides of `&` name board sets that never share a cell, such
     /// as `empty` and `enemy`: the intersection is empty in every position. Each pair of
     /// operands of a chain `a & b & c` meets at exactly one `&`, so each is reported once.

@@ -135,6 +135,12 @@ impl Names {
             .map(String::as_str)
     }
 
+    /// Every declaration used somewhere (once each, whatever the number of uses).
+    #[must_use]
+    pub fn used(&self) -> std::collections::HashSet<DeclId> {
+        self.uses.at.values().copied().collect()
+    }
+
     /// Every place a declaration is used, in source order.
     #[must_use]
     pub fn uses_of(&self, decl: DeclId) -> Vec<rulestone_syntax::Span> {

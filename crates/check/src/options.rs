@@ -295,10 +295,13 @@ pub fn distinct_words(words: &[rulestone_syntax::Ident]) -> usize {
 /// there are at most [`MAX_EXTREME_COMBINATIONS`]). Settings equal to a default are left out,
 /// so a file without options gets no combination at all. There are never more than
 /// [`MAX_EXTREME_COMBINATIONS`] settings: past that many single-option settings (hundreds of
-/// range options), the first ones in declaration order are tried.
+/// range options), the first ones in declaration order are tried. Only options `used` says
+/// the rules read are varied: one nothing reads cannot change what is built, and leaving it
+/// out keeps thousands of unused options to one build rather than one per option.
 #[must_use]
-pub fn extremes(file: &File) -> Vec<Vec<(String, String)>> {
+pub fn extremes(file: &File, used: &dyn Fn(&str) -> bool) -> Vec<Vec<(String, String)>> {
     let choices: Vec<(String, Vec<String>)> = declared(file)
+        .filter(|decl| used(&decl.name.name))
         .filter_map(|decl| {
             let default = default_text(decl);
             let mut values: Vec<String> = match &decl.ty {
@@ -456,11 +459,16 @@ mod tests {
             .collect();
         let f = file(&words);
         assert_eq!(variants(&f), vec![Vec::new()]);
-        assert!(extremes(&f).len() <= MAX_EXTREME_COMBINATIONS);
+        assert!(extremes(&f, &|_| true).len() <= MAX_EXTREME_COMBINATIONS);
         // Five of them: 243 variants, all listed.
         assert_eq!(variants(&file(&words[..5])).len(), 243);
         // Three hundred range options: 600 single settings, the first ones tried.
         let ranges: Vec<String> = (0..300).map(|i| format!("option r{i}: 1..9 = 5")).collect();
-        assert_eq!(extremes(&file(&ranges)).len(), MAX_EXTREME_COMBINATIONS);
+        assert_eq!(
+            extremes(&file(&ranges), &|_| true).len(),
+            MAX_EXTREME_COMBINATIONS
+        );
+        // The same options, none read by the rules: nothing to vary.
+        assert!(extremes(&file(&ranges), &|_| false).is_empty());
     }
 }

@@ -63,6 +63,16 @@ impl Checker<'_> {
                 self.constant_reported = false;
                 self.expect(e, Ty::Int, cx);
             }
+            if let Some((mark, span)) = &shape.flip {
+                if mark.contains(rulestone_syntax::MOVE_SEPARATOR) {
+                    // Written after the shape's name in the notation of a placement.
+                    self.report(crate::error::GameError::SeparatorInNotation {
+                        what: "a shape's flip mark",
+                        sep: rulestone_syntax::MOVE_SEPARATOR,
+                        span: *span,
+                    });
+                }
+            }
             let name = &shape.name.name;
             let mut seen: HashMap<Vec<i64>, rulestone_syntax::Span> = HashMap::new();
             for part in &shape.parts {

@@ -249,7 +249,10 @@ impl Checker<'_> {
                 frame.bound.extend(f.bound);
                 frame.partial.extend(f.partial);
             }
-            StmtKind::Write(t) => self.template(t, cx),
+            StmtKind::Write(t) => {
+                self.template(t, cx);
+                self.notation_text(t, "a move's notation");
+            }
             StmtKind::Win(p) | StmtKind::Lose(p) => {
                 self.expect(p, Ty::Player, cx);
             }

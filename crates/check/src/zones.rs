@@ -11,8 +11,8 @@ use rulestone_syntax::ast::{BinaryOp, Expr, ExprKind, File, ItemKind};
 use rulestone_syntax::Ident;
 
 /// How deep zones and defines may refer to each other before evaluation gives up (the checker
-/// reports cycles as E0105; this only keeps evaluation finite).
-const MAX_DEPTH: usize = rulestone_syntax::MAX_DEPTH + 1;
+/// reports cycles as E0105; past this a chain is refused as too deep, E0005).
+pub const MAX_DEPTH: usize = rulestone_syntax::MAX_DEPTH + 1;
 /// How many parts one call of a define may expand to here: the type check reports the same
 /// expansions past its limit (E0007).
 const MAX_CALL_PARTS: usize = 100_000;
@@ -180,7 +180,7 @@ impl<'a> ZoneEval<'a> {
     fn eval(&self, e: &Expr, env: &mut ConstEnv, depth: usize) -> Result<Vec<bool>, ConstError> {
         let not_constant = ConstError::NotConstant(e.span);
         if depth > MAX_DEPTH {
-            return Err(not_constant);
+            return Err(ConstError::TooDeep(e.span));
         }
         let n = self.geometry.len();
         match &e.kind {

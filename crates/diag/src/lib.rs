@@ -8,10 +8,12 @@
 pub mod codes;
 pub mod render;
 pub mod suggest;
+pub mod visible;
 
 pub use codes::{explain, CodeInfo, CODES};
 pub use miette::Severity;
 pub use render::{render, render_json};
+pub use visible::escape;
 
 /// One reported problem, of any stage.
 pub type Diag = Box<dyn miette::Diagnostic + Send + Sync + 'static>;

@@ -23,6 +23,7 @@ use ariadne::{CharSet, Color, Config, Fmt, IndexType, Label, Report, ReportKind,
 use miette::{Diagnostic, LabeledSpan, Severity};
 use serde::Serialize;
 
+use super::visible::{escape, Pictured};
 use super::{severity, Diag};
 
 const MARGIN_COLOR: Color = Color::Fixed(246);
@@ -36,6 +37,8 @@ const SECONDARY_COLOR: Color = Color::Blue;
 /// At most [`MAX_RENDERED`] problems are drawn; a last note counts the others.
 #[must_use]
 pub fn render(diags: &[Diag], source: &str, path: &str, color: bool) -> String {
+    let escaped = escape(path);
+    let path: &str = &escaped;
     let mut out = String::new();
     let text = Text::new(source);
     let (drawn, rest) = diags.split_at(diags.len().min(MAX_RENDERED));
@@ -73,7 +76,9 @@ pub const MAX_RENDERED: usize = 200;
 /// in its size and their number.
 struct Text<'a> {
     source: &'a str,
-    lines: Source<&'a str>,
+    /// The source as drawn, hidden characters pictured (see [`crate::visible`]).
+    shown: Pictured<'a>,
+    lines: Source<std::borrow::Cow<'a, str>>,
     line_starts: Vec<usize>,
     long_lines: bool,
 }
@@ -82,11 +87,14 @@ impl<'a> Text<'a> {
     fn new(source: &'a str) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
+        let shown = Pictured::new(source);
+        let long_lines = shown.text.split('\n').any(|l| l.len() > LONG_LINE);
         Text {
             source,
-            lines: Source::from(source),
+            lines: Source::from(shown.text.clone()),
+            shown,
             line_starts,
-            long_lines: source.split('\n').any(|l| l.len() > LONG_LINE),
+            long_lines,
         }
     }
 
@@ -130,11 +138,15 @@ fn render_one(out: &mut String, diag: &dyn Diagnostic, text: &Text<'_>, path: &s
         out,
         "{}: {}",
         paint(&format!("{word}{code}"), kind_color, color),
-        diag
+        escape(&diag.to_string())
     );
 
     let labels: Vec<LabeledSpan> = diag.labels().map(Iterator::collect).unwrap_or_default();
-    let helps: Vec<String> = diag.help().map(|h| h.to_string()).into_iter().collect();
+    let helps: Vec<String> = diag
+        .help()
+        .map(|h| escape(&h.to_string()).into_owned())
+        .into_iter()
+        .collect();
 
     let body = if labels.is_empty() {
         render_unlabelled(path, color)
@@ -212,12 +224,17 @@ fn render_labels(
     color: bool,
     kind_color: Color,
 ) -> String {
-    let source = text.source;
     let primary = labels.iter().position(LabeledSpan::primary).unwrap_or(0);
+    // Spans are found in the source as read, then moved to where they are in the source as
+    // drawn (hidden characters pictured).
     let spans: Vec<Range<usize>> = labels
         .iter()
-        .map(|l| clamp(source, l.offset(), l.len()))
+        .map(|l| {
+            let r = clamp(text.source, l.offset(), l.len());
+            text.shown.offset(r.start)..text.shown.offset(r.end)
+        })
         .collect();
+    let source: &str = &text.shown.text;
     // Long lines are cut to a window around the labels, so that a label on a 40,000-character
     // line prints a screenful, not the whole line. Line numbers stay; the column in the header
     // is put back to the one in the real source.
@@ -239,7 +256,7 @@ fn render_labels(
     for (i, l) in labels.iter().enumerate() {
         let mut label = Label::new((path, span_of(i))).with_order(i32::try_from(i).unwrap_or(0));
         if let Some(text) = l.label() {
-            label = label.with_message(text);
+            label = label.with_message(escape(text));
         }
         if color {
             label = label.with_color(if i == primary {

@@ -274,9 +274,16 @@ pub fn diagnose_each_until(
     }
     if options.is_empty() {
         let mut seen = std::collections::HashSet::new();
+        let used = checked.names.used();
+        let read = |name: &str| {
+            checked
+                .names
+                .lookup(name)
+                .is_some_and(|d| used.contains(&d))
+        };
         let presets = check::presets::presets(&checked.file);
         let presets = presets.into_iter().map(|(_, sets)| sets);
-        for sets in presets.chain(check::options::extremes(&checked.file)) {
+        for sets in presets.chain(check::options::extremes(&checked.file, &read)) {
             if stop() {
                 break;
             }

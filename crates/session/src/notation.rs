@@ -51,7 +51,7 @@ pub fn normalize(text: &str) -> String {
 
 /// Splits a `;`-separated move list into normalized moves, dropping empty entries.
 pub fn split_moves(list: &str) -> Vec<String> {
-    list.split(';')
+    list.split(rulestone_syntax::MOVE_SEPARATOR)
         .map(normalize)
         .filter(|m| !m.is_empty())
         .collect()

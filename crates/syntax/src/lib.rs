@@ -15,6 +15,10 @@ pub use format::{format_source, FormatError};
 pub use from_pairs::MAX_DEPTH;
 pub use span::{Ident, Span};
 
+/// What separates the moves of a typed list (`--after "a1; b2"`): no cell name or move
+/// notation may hold it (E0420), or that move could never be typed.
+pub const MOVE_SEPARATOR: char = ';';
+
 /// Reads every lone carriage return (the line ending of old Mac files) as a line feed, in
 /// place: lines are then counted alike everywhere (diagnostics, the formatter, the editor), and
 /// every byte keeps its offset, so spans stay valid for the text as it was read.
