@@ -13,7 +13,7 @@ use rulestone_runtime::compiled::{
 use rulestone_runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
-pub static TURNS: [CompiledTurn; 28] = [
+pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Belts",
         fingerprint: 0xebe2cda725d34992,
@@ -52,18 +52,15 @@ pub static TURNS: [CompiledTurn; 28] = [
         fast: None,
     },
     CompiledTurn {
-        label: "Capture Go",
-        fingerprint: 0x247a88746ef0631c,
+        label: "Capture Lines (size=3, stones=3)",
+        fingerprint: 0x0c5f2ce049af1274,
         generate: p4::generate,
         apply: p4::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p4::Turn>,
-            play: fast_play::<p4::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Clock Lift",
-        fingerprint: 0x77603c2c5847624c,
+        label: "Capture Go",
+        fingerprint: 0x247a88746ef0631c,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -72,8 +69,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Custodian",
-        fingerprint: 0x758edf7811944ecf,
+        label: "Clock Lift",
+        fingerprint: 0x77603c2c5847624c,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -82,8 +79,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Drop First",
-        fingerprint: 0xf31ee25b4f115cc8,
+        label: "Custodian",
+        fingerprint: 0x758edf7811944ecf,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -92,8 +89,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0xbaa356181e69eb01,
+        label: "Drop First",
+        fingerprint: 0xf31ee25b4f115cc8,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -102,8 +99,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Gather",
-        fingerprint: 0xb54404120e5f0860,
+        label: "Flankfive",
+        fingerprint: 0xbaa356181e69eb01,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -112,8 +109,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Heaps",
-        fingerprint: 0x24c65e05ca5cce6a,
+        label: "Gather",
+        fingerprint: 0xb54404120e5f0860,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -122,8 +119,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0x78d89de0d5a90e79,
+        label: "Heaps",
+        fingerprint: 0x24c65e05ca5cce6a,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -132,8 +129,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Leapers",
-        fingerprint: 0x3f6d6015f14a315f,
+        label: "Hill",
+        fingerprint: 0x78d89de0d5a90e79,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -142,8 +139,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x88d0d7c5be108944,
+        label: "Leapers",
+        fingerprint: 0x3f6d6015f14a315f,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -152,8 +149,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Mirror",
-        fingerprint: 0xaf5e99e0fa41ee98,
+        label: "Lift",
+        fingerprint: 0x88d0d7c5be108944,
         generate: p14::generate,
         apply: p14::apply,
         fast: Some(FastRuns {
@@ -162,8 +159,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Nested noughts",
-        fingerprint: 0xccc8811679e0b15d,
+        label: "Mirror",
+        fingerprint: 0xaf5e99e0fa41ee98,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -172,8 +169,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Nudge",
-        fingerprint: 0xbb20f60f347d12b6,
+        label: "Nested noughts",
+        fingerprint: 0xccc8811679e0b15d,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -182,8 +179,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0xde633574c5d45823,
+        label: "Nudge",
+        fingerprint: 0xbb20f60f347d12b6,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -192,8 +189,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0xeadb52f5aa2708e9,
+        label: "Orbit",
+        fingerprint: 0xde633574c5d45823,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -202,8 +199,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0x44dda231e1ad2f6e,
+        label: "Owner of an emptied cell",
+        fingerprint: 0xeadb52f5aa2708e9,
         generate: p19::generate,
         apply: p19::apply,
         fast: Some(FastRuns {
@@ -212,8 +209,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0x2003d4efb9f1aa2a,
+        label: "Rebound",
+        fingerprint: 0x44dda231e1ad2f6e,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -222,8 +219,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Saturate",
-        fingerprint: 0xb367bce347648b06,
+        label: "Relay",
+        fingerprint: 0x2003d4efb9f1aa2a,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -232,8 +229,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0xff2e399ad2d4f21b,
+        label: "Saturate",
+        fingerprint: 0xb367bce347648b06,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -242,8 +239,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xdb037ffb6dc267a2,
+        label: "Sentries",
+        fingerprint: 0xff2e399ad2d4f21b,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -252,8 +249,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0x00230f8f0bd1fc17,
+        label: "Shove",
+        fingerprint: 0xdb037ffb6dc267a2,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -262,8 +259,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0x6806cec4401a8948,
+        label: "Shuffle",
+        fingerprint: 0x00230f8f0bd1fc17,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -272,8 +269,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Weighted Claims",
-        fingerprint: 0x687502c456831c2d,
+        label: "Terraces",
+        fingerprint: 0x6806cec4401a8948,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -282,13 +279,23 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0x68433cef971dd597,
+        label: "Weighted Claims",
+        fingerprint: 0x687502c456831c2d,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p27::Turn>,
             play: fast_play::<p27::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0x68433cef971dd597,
+        generate: p28::generate,
+        apply: p28::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p28::Turn>,
+            play: fast_play::<p28::Turn>,
         }),
     },
 ];
@@ -8090,8 +8097,635 @@ mod p3 {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 }
-/// Capture Go
+/// Capture Lines (size=3, stones=3)
 mod p4 {
+    use super::*;
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 4, 1>;
+    const ALL: S = S::from_words([0x1ff]);
+    /// The position as the generating walk holds it: the `let` slots it reads.
+    type PW = Pos<1, 0, 4, 1>;
+    #[inline(always)]
+    fn walk_pos(pos: &P) -> PW {
+        PW {
+            occupied: pos.occupied,
+            by_player: pos.by_player,
+            by_kind: pos.by_kind,
+            counters: pos.counters,
+            hash: pos.hash,
+            locals: [pos.locals[0]],
+        }
+    }
+    /// `orth`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 9]; 1] = [
+        [
+            S::from_words([0xa]),
+            S::from_words([0x15]),
+            S::from_words([0x22]),
+            S::from_words([0x51]),
+            S::from_words([0xaa]),
+            S::from_words([0x114]),
+            S::from_words([0x88]),
+            S::from_words([0x150]),
+            S::from_words([0xa0]),
+        ],
+    ];
+    static RH0: [S; 1] = [S::from_words([0x1ff])];
+    static RI0: [[S; 9]; 1] = [
+        [
+            S::from_words([0xa]),
+            S::from_words([0x15]),
+            S::from_words([0x22]),
+            S::from_words([0x51]),
+            S::from_words([0xaa]),
+            S::from_words([0x114]),
+            S::from_words([0x88]),
+            S::from_words([0x150]),
+            S::from_words([0xa0]),
+        ],
+    ];
+    static RIH0: [S; 1] = [S::from_words([0x1ff])];
+    /// Pattern `across`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 1]; 9] = [
+        [S::from_words([0x49])],
+        [S::from_words([0x92])],
+        [S::from_words([0x124])],
+        [S::from_words([0x49])],
+        [S::from_words([0x92])],
+        [S::from_words([0x124])],
+        [S::from_words([0x49])],
+        [S::from_words([0x92])],
+        [S::from_words([0x124])],
+    ];
+    /// Pattern `down`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 1]; 9] = [
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x38])],
+        [S::from_words([0x38])],
+        [S::from_words([0x38])],
+        [S::from_words([0x1c0])],
+        [S::from_words([0x1c0])],
+        [S::from_words([0x1c0])],
+    ];
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = PW::of(e);
+        walk(e, pos, g)
+    }
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: PW, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], &pos, m, g)
+    }
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend_at::<0>(m, 0) {
+            at1(e, v, &pos, m, g);
+        }
+        if let Some(m) = g.extend_at::<0>(m, 1) {
+            at7(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            return;
+        }
+        at2(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
+                at4(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let piece = ops::piece_code(1, e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at13(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s1(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend_at::<1>(m, c as u8) {
+                at8(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
+        at9(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let set = s5(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend_at::<2>(m, c as u8) {
+                at10(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let piece = ops::piece_code(1, e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at13(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if b3(e, &pos, &v, 0) {
+            at14(e, v, &pos, m, g);
+        } else {
+            at26(e, v, &pos, m, g);
+        }
+    }
+    #[inline(always)]
+    fn at14(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        'first: {
+            let before = g.leaves();
+            if let Some(m) = g.extend(m, 0) {
+                at15(e, v, &pos, m, g);
+            }
+            if g.leaves() != before {
+                break 'first;
+            }
+            let before = g.leaves();
+            if let Some(m) = g.extend(m, 1) {
+                at26(e, v, &pos, m, g);
+            }
+            if g.leaves() != before {
+                break 'first;
+            }
+        }
+    }
+    #[inline(always)]
+    fn at15(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        at16(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at16(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        v[2] = 0;
+        at17(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at17(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let rounds = v[2];
+        match ops::repeat_bounds(rounds, 1, 2) {
+            (true, true) => {
+                if let Some(m) = g.extend(m, 0) {
+                    at23(e, v, &pos, m, g);
+                }
+                if let Some(m) = g.extend(m, 1) {
+                    at18(e, v, &pos, m, g);
+                }
+            }
+            (true, false) => at23(e, v, &pos, m, g),
+            _ => at18(e, v, &pos, m, g),
+        }
+    }
+    #[inline]
+    fn at18(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        let set = s10(e, &pos, &v, ALL, 0);
+        let earlier = if v[2] > 0 {
+            pos.locals[0] & S::first_n(usize::from(v[3]))
+        } else {
+            S::EMPTY
+        };
+        pos.locals[0] = set;
+        let set = set - earlier;
+        for c in set.iter() {
+            let mut w = v;
+            w[3] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at19(e, w, &pos, m, g);
+            }
+        }
+    }
+    #[inline(always)]
+    fn at19(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        let mut pos = *pos;
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), 0);
+        at22(e, v, &pos, m, g);
+    }
+    #[inline(always)]
+    fn at22(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        if g.out_of_steps() || g.enter_round() {
+            return;
+        }
+        v[2] = v[2].wrapping_add(1);
+        at17(e, v, &pos, m, g);
+        g.leave_round();
+    }
+    #[inline]
+    fn at23(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        at26(e, v, &pos, m, g);
+    }
+    #[inline]
+    fn at26(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, mut pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        let pos = &mut pos;
+        ap0(e, [0; 16], pos, r)
+    }
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap7(e, v, pos, r),
+            _ => ap28(e, v, pos, r),
+        }
+    }
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        ap2(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap3(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(e.rt_mover());
+        let value = i2(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Sub.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap4(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap13(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap8(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap9(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap10(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let piece = ops::piece_code(1, e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap13(e, v, pos, r);
+    }
+    #[inline]
+    fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b3(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
+        } else {
+            ap26(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap15(e, v, pos, r),
+            1 => ap26(e, v, pos, r),
+            _ => ap28(e, v, pos, r),
+        }
+    }
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        ap16(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap16(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[2] = 0;
+        ap17(e, v, pos, r);
+    }
+    #[inline]
+    fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let rounds = v[2];
+        match ops::repeat_bounds(rounds, 1, 2) {
+            (true, true) => {
+                if r.decision() == 0 {
+                    ap23(e, v, pos, r);
+                } else {
+                    ap18(e, v, pos, r);
+                }
+            }
+            (true, false) => ap23(e, v, pos, r),
+            _ => ap18(e, v, pos, r),
+        }
+    }
+    #[inline]
+    fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[3] = u16::from(r.decision());
+        ap19(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap19(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let c = usize::from(v[3]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap20(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        let slot = 2usize + usize::from(e.rt_mover());
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = AssignKind::Add.apply(old, value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap22(e, v, pos, r);
+    }
+    #[inline(always)]
+    fn ap22(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        v[2] = v[2].wrapping_add(1);
+        ap17(e, v, pos, r);
+    }
+    #[inline]
+    fn ap23(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        ap26(e, v, pos, r);
+    }
+    #[inline]
+    fn ap26(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        if b4(e, &pos, &v, 0) {
+            ap27(e, v, pos, r);
+        } else {
+            ap28(e, v, pos, r);
+        }
+    }
+    #[inline(always)]
+    fn ap27(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_finish(ops::finish(true, e.rt_mover()));
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn ap28(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+    #[inline]
+    fn s0<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s1<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+    #[inline]
+    fn s2<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+    #[inline]
+    fn s3<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        R0[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    }
+    #[inline]
+    fn s4<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        d - pos.occupied
+    }
+    #[inline]
+    fn s5<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s4(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn s6<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+    #[inline]
+    fn s7<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+    #[inline]
+    fn s8<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+    #[inline]
+    fn s9<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        S::from_words([0x145]) & d
+    }
+    #[inline]
+    fn s10<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        d: S,
+        cand: u16,
+    ) -> S {
+        let x = s8(e, pos, v, d, cand);
+        if x.is_empty() { x } else { x - s9(e, pos, v, x, cand) }
+    }
+    #[inline]
+    fn i0<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters.get(0usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
+    }
+    #[inline]
+    fn i1<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        0
+    }
+    #[inline]
+    fn i2<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i3<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        1
+    }
+    #[inline]
+    fn i4<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        pos.counters.get(2usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
+    }
+    #[inline]
+    fn i5<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> i32 {
+        3
+    }
+    #[inline]
+    fn b0<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+    #[inline]
+    fn b1<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s6(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b2<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        let c = usize::from(v[0]);
+        let s = s7(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+    #[inline]
+    fn b3<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        b1(e, pos, v, cand) || b2(e, pos, v, cand)
+    }
+    #[inline]
+    fn b4<const L: usize>(
+        e: &Engine<'_>,
+        pos: &Pos<1, 0, 4, L>,
+        v: &V,
+        cand: u16,
+    ) -> bool {
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+}
+/// Capture Go
+mod p5 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -8658,7 +9292,7 @@ mod p4 {
     }
 }
 /// Clock Lift
-mod p5 {
+mod p6 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -9350,7 +9984,7 @@ mod p5 {
     }
 }
 /// Custodian
-mod p6 {
+mod p7 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -10106,7 +10740,7 @@ mod p6 {
     ];
 }
 /// Drop First
-mod p7 {
+mod p8 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -10376,7 +11010,7 @@ mod p7 {
     }
 }
 /// Flankfive
-mod p8 {
+mod p9 {
     use super::*;
     /// Cell sets: 4 word(s), room for 256 cells.
     type S = CellBits<4>;
@@ -13563,7 +14197,7 @@ mod p8 {
     }
 }
 /// Gather
-mod p9 {
+mod p10 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -13864,7 +14498,7 @@ mod p9 {
     }
 }
 /// Heaps
-mod p10 {
+mod p11 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -14501,7 +15135,7 @@ mod p10 {
     }
 }
 /// Hill
-mod p11 {
+mod p12 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -15357,7 +15991,7 @@ mod p11 {
     }
 }
 /// Leapers
-mod p12 {
+mod p13 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -17242,7 +17876,7 @@ mod p12 {
     }
 }
 /// Lift
-mod p13 {
+mod p14 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -17682,7 +18316,7 @@ mod p13 {
     }
 }
 /// Mirror
-mod p14 {
+mod p15 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -17909,7 +18543,7 @@ mod p14 {
     }
 }
 /// Nested noughts
-mod p15 {
+mod p16 {
     use super::*;
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
@@ -21287,7 +21921,7 @@ mod p15 {
     }
 }
 /// Nudge
-mod p16 {
+mod p17 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -22012,7 +22646,7 @@ mod p16 {
     }
 }
 /// Orbit
-mod p17 {
+mod p18 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -22471,7 +23105,7 @@ mod p17 {
     }
 }
 /// Owner of an emptied cell
-mod p18 {
+mod p19 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -22786,7 +23420,7 @@ mod p18 {
     }
 }
 /// Rebound
-mod p19 {
+mod p20 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -24262,7 +24896,7 @@ mod p19 {
     }
 }
 /// Relay
-mod p20 {
+mod p21 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -26410,7 +27044,7 @@ mod p20 {
     }
 }
 /// Saturate
-mod p21 {
+mod p22 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -26863,7 +27497,7 @@ mod p21 {
     }
 }
 /// Sentries
-mod p22 {
+mod p23 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -27304,7 +27938,7 @@ mod p22 {
     }
 }
 /// Shove
-mod p23 {
+mod p24 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -28764,7 +29398,7 @@ mod p23 {
     }
 }
 /// Shuffle
-mod p24 {
+mod p25 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -29472,7 +30106,7 @@ mod p24 {
     }
 }
 /// Terraces
-mod p25 {
+mod p26 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -30068,7 +30702,7 @@ mod p25 {
     }
 }
 /// Weighted Claims
-mod p26 {
+mod p27 {
     use super::*;
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
@@ -31632,7 +32266,7 @@ mod p26 {
     }
 }
 /// Widefive
-mod p27 {
+mod p28 {
     use super::*;
     /// Cell sets: 16 word(s), room for 1024 cells.
     type S = CellBits<16>;
