@@ -203,13 +203,15 @@ mod tests {
     #[test]
     fn a_newer_text_stops_the_running_check() {
         let check: Check = Arc::new(|_, text: &str, stop: &mut dyn FnMut() -> bool| {
-            while text == "slow" {
+            if text != "slow" {
+                return Some(Vec::new());
+            }
+            loop {
                 if stop() {
                     return None;
                 }
                 std::thread::sleep(Duration::from_millis(1));
             }
-            Some(Vec::new())
         });
         let (mut checker, results) = Checker::start(check);
         let (a, b): (lsp_types::Uri, lsp_types::Uri) = (
