@@ -46,16 +46,22 @@ pub enum OptionError {
 
 /// The help of an unknown option: the closest declared name, or the list of names.
 pub(crate) fn unknown_help(name: &str, known: &[String]) -> String {
+    closest_or_list(name, known, "options", "this game declares no options")
+}
+
+/// The help of an unknown name among `known` (the game's `kinds`, e.g. `options`): the closest,
+/// or the list; `none` when there is nothing to list.
+fn closest_or_list(name: &str, known: &[String], kinds: &str, none: &str) -> String {
     if known.is_empty() {
-        return "this game declares no options".to_string();
+        return none.to_string();
     }
     let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
     match super::suggest::closest(name, known.iter().map(String::as_str)) {
         Some(best) => format!(
-            "did you mean `{best}`? (this game's options: {})",
+            "did you mean `{best}`? (this game's {kinds}: {})",
             list.join(", ")
         ),
-        None => format!("this game's options: {}", list.join(", ")),
+        None => format!("this game's {kinds}: {}", list.join(", ")),
     }
 }
 
@@ -204,17 +210,8 @@ pub fn with_presets(
 }
 
 fn unknown_preset_help(name: &str, known: &[String]) -> String {
-    if known.is_empty() {
-        return "this game declares no presets (`preset NAME: OPTION = VALUE, ...`)".to_string();
-    }
-    let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
-    match super::suggest::closest(name, known.iter().map(String::as_str)) {
-        Some(best) => format!(
-            "did you mean `{best}`? (this game's presets: {})",
-            list.join(", ")
-        ),
-        None => format!("this game's presets: {}", list.join(", ")),
-    }
+    let none = "this game declares no presets (`preset NAME: OPTION = VALUE, ...`)";
+    closest_or_list(name, known, "presets", none)
 }
 
 /// Splits `NAME=VALUE`.
