@@ -620,6 +620,18 @@ pub enum GameError {
         span: Span,
     },
 
+    #[error("{what} may not hold the control character `{shown}`")]
+    #[diagnostic(
+        code(E0420),
+        help("a move is typed on one line and saved one move a line, so a line break, tab or other control character in its text could not be typed or would break the record; use printable characters")
+    )]
+    ControlInNotation {
+        what: &'static str,
+        shown: String,
+        #[label("this text holds `{shown}`")]
+        span: Span,
+    },
+
     #[error("the game declares no players")]
     #[diagnostic(
         code(E0501),

@@ -1105,8 +1105,9 @@ impl Checker<'_> {
         }
     }
 
-    /// Refuses (E0420) the separator of move lists in the text of a cell name or a move's
-    /// notation: a move written with it could be listed (`--after`) by no one. The holes
+    /// Refuses (E0420) the separator of move lists, and control characters, in the text of a
+    /// cell name or a move's notation: a move written with them could be typed or listed
+    /// (`--after`) by no one. The holes
     /// cannot bring one in (numbers, letters, cell names checked here, declared names).
     pub(super) fn notation_text(&mut self, t: &Template, what: &'static str) {
         let sep = rulestone_syntax::MOVE_SEPARATOR;
@@ -1115,6 +1116,17 @@ impl Checker<'_> {
             self.report(GameError::SeparatorInNotation {
                 what,
                 sep,
+                span: t.span,
+            });
+        }
+        let control = t.parts.iter().find_map(|p| match p {
+            TemplatePart::Text(s) => s.chars().find(|c| c.is_control()),
+            TemplatePart::Hole(_) => None,
+        });
+        if let Some(c) = control {
+            self.report(GameError::ControlInNotation {
+                what,
+                shown: c.escape_default().to_string(),
                 span: t.span,
             });
         }

@@ -58,7 +58,7 @@ codes! {
     "E0410" => "cell on two lanes of a track",
     "E0411" => "cell missing for some option values",
     "E0419" => "map sends two cells to one",
-    "E0420" => "`;` in a cell name or a move's notation",
+    "E0420" => "`;` or a control character in a cell name or a move's notation",
     "E0501" => "not exactly two players",
     "E0502" => "missing or repeated declaration",
     "E0503" => "game can never end",
