@@ -166,19 +166,28 @@ pub fn resolve(file: &File, sets: &[(String, String)]) -> Result<ConstEnv, Optio
             env.set(&decl.name.name, v);
         }
     }
+    let by_name = by_name(file);
     for (name, value) in sets {
-        let decl = declared(file)
-            .find(|d| &d.name.name == name)
-            .ok_or_else(|| {
-                let known: Vec<String> = declared(file).map(|d| d.name.name.clone()).collect();
-                OptionError::Unknown {
-                    name: name.clone(),
-                    help: unknown_help(name, &known),
-                }
-            })?;
+        let decl = by_name.get(name.as_str()).copied().ok_or_else(|| {
+            let known: Vec<String> = declared(file).map(|d| d.name.name.clone()).collect();
+            OptionError::Unknown {
+                name: name.clone(),
+                help: unknown_help(name, &known),
+            }
+        })?;
         env.set(name, parse_value(decl, value)?);
     }
     Ok(env)
+}
+
+/// The declared options by name (the first of a name declared twice), so that reading N
+/// values costs N lookups however many options the game declares.
+pub(crate) fn by_name(file: &File) -> std::collections::HashMap<&str, &OptionDecl> {
+    let mut map = std::collections::HashMap::new();
+    for decl in declared(file) {
+        map.entry(decl.name.name.as_str()).or_insert(decl);
+    }
+    map
 }
 
 /// The name `--set` gives a preset by: `--set preset=NAME` (a reserved word, so no option has it).

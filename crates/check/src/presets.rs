@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::error::{OptionDeclError, ResolveError};
 use super::options::{self, OptionError};
 use super::Checker;
-use rulestone_syntax::ast::{File, ItemKind, PresetSet};
+use rulestone_syntax::ast::{File, ItemKind, OptionDecl, PresetSet};
 use rulestone_syntax::{Ident, Span};
 
 /// The file's presets, each as its name and its `--set` pairs, in file order.
@@ -35,6 +35,7 @@ impl Checker<'_> {
         let file = self.file;
         let mut names: HashMap<&str, Span> = HashMap::new();
         let mut count = 0;
+        let declared = options::by_name(file);
         for item in &file.items {
             let ItemKind::Preset { name, sets } = &item.kind else {
                 continue;
@@ -57,11 +58,16 @@ impl Checker<'_> {
             } else {
                 names.insert(&name.name, name.span);
             }
-            self.check_preset(name, sets);
+            self.check_preset(name, sets, &declared);
         }
     }
 
-    fn check_preset(&mut self, preset: &Ident, sets: &[PresetSet]) {
+    fn check_preset(
+        &mut self,
+        preset: &Ident,
+        sets: &[PresetSet],
+        declared: &HashMap<&str, &OptionDecl>,
+    ) {
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for set in sets {
             let option = &set.option;
@@ -75,7 +81,7 @@ impl Checker<'_> {
                 continue;
             }
             seen.insert(&option.name, option.span.merge(set.span));
-            let Some(decl) = self.options.iter().find(|o| o.name.name == option.name) else {
+            let Some(&decl) = declared.get(option.name.as_str()) else {
                 let known: Vec<String> = self.options.iter().map(|o| o.name.name.clone()).collect();
                 let help = options::unknown_help(&option.name, &known);
                 self.report(OptionDeclError::PresetUnknownOption {
