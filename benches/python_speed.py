@@ -40,6 +40,10 @@ GAMES = [
 #: these games); OpenSpiel's games all end by their own rules.
 MAX_PLIES = 2000
 
+#: The most entries of a legal-action mask (`rulestone.Batch.masks`): a game with more action ids
+#: has no batch figure.
+MAX_MASK = 1 << 24
+
 
 def loop_rate(new_state, seconds, by_notation=False):
     """Games per CPU-second of the Python loop over states `new_state()` makes; `by_notation`
@@ -131,11 +135,13 @@ def main():
         ids = has_ids(game)
         ours = loop_rate(game.new_initial_state, seconds, not ids)
         fast = playouts_rate(game, seconds)
-        if ids:
+        if not ids:
+            stepped = "- (no action ids)"
+        elif game.num_distinct_actions() > MAX_MASK:
+            stepped = "- (too many action ids for masks)"
+        else:
             whole, inside = batch_rate(game, seconds)
             stepped = f"{whole:,.0f} ({inside:,.0f})"
-        else:
-            stepped = "- (no action ids)"
         shown = f"{name} ({path.split('/')[-1]})"
         how = "" if ids else " (by notation)"
         print(f"| {shown} | {theirs:,.0f} | {ours:,.0f}{how} | {ours / theirs:.2f}x | {fast:,.0f} "

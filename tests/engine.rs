@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rulestone::engine::{serve, Config};
 use rulestone::runtime::Compiled;
-use rulestone::session::{Game, Position, MAX_ACTIONS};
+use rulestone::session::{Game, Position, MAX_ACTIONS, MAX_JSON_ACTIONS};
 use serde_json::{json, Value};
 
 use common::cli::{run, stdout};
@@ -281,9 +281,13 @@ fn size_table() -> String {
                     .collect::<Vec<_>>()
                     .join(" · "),
                 s.longest(),
-                s.size()
+                if s.for_json().is_ok() {
+                    s.size().to_string()
+                } else {
+                    format!("{} (past 2^53: JSON front ends use notation)", s.size())
+                }
             ),
-            Err(_) => writeln!(table, "| `{file}` | | | over 2^53: notation only |"),
+            Err(_) => writeln!(table, "| `{file}` | | | over 2^63: notation only |"),
         };
     }
     table
@@ -291,7 +295,7 @@ fn size_table() -> String {
 
 #[test]
 fn the_documented_sizes_are_the_games_sizes() {
-    assert_eq!(MAX_ACTIONS, 1 << 53);
+    assert_eq!((MAX_ACTIONS, MAX_JSON_ACTIONS), (1 << 63, 1 << 53));
     let path = root().join("docs/actions.md");
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     let (begin, end) = ("<!-- sizes: begin -->\n", "<!-- sizes: end -->");
@@ -343,6 +347,37 @@ fn new_loads_the_game_anew_for_other_option_values() {
     );
     assert_eq!(answers[5]["options"]["size"], json!("11"));
     assert_eq!(answers[5]["num_distinct_actions"], json!(122));
+}
+
+/// A space past 2^53 ids (draughts': the Python package numbers it) has no ids where they are
+/// JSON numbers: `info` says why, legal moves carry `null`, and an id is refused.
+#[test]
+fn a_space_past_json_numbers_is_played_by_notation() {
+    let lines: Vec<String> = [
+        r#"{"cmd": "info"}"#,
+        r#"{"cmd": "legal"}"#,
+        r#"{"cmd": "apply", "action": 1128}"#,
+        r#"{"cmd": "apply", "move": "c3-d4"}"#,
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    let answers: Vec<Value> = serve_lines("games/draughts.game", &lines)
+        .iter()
+        .map(|a| parse(a))
+        .collect();
+    assert_eq!(answers[0]["num_distinct_actions"], Value::Null);
+    let reason = answers[0]["action_space_error"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(reason.contains("2^53"), "{reason}");
+    assert!(
+        answers[1].to_string().contains("\"action\":null"),
+        "{}",
+        answers[1]
+    );
+    assert_eq!(answers[2]["error"]["code"], json!("no-action-ids"));
+    assert_eq!(answers[3]["ply"], json!(1));
 }
 
 /// Observation tensors (`rulestone::session::observe`, what the Python package returns): the

@@ -18,6 +18,9 @@ __all__ = ["register"]
 # none in general. `register(..., max_game_length=N)` sets another.
 DEFAULT_MAX_GAME_LENGTH = 1000
 
+#: The most action ids OpenSpiel's `GameInfo` takes (a C++ `int`).
+MAX_OPENSPIEL_ACTIONS = 2**31 - 1
+
 
 def _typed(value):
     """An option's value (a string, as `Game.options()` gives it) as an int, float or bool."""
@@ -47,7 +50,12 @@ def register(path, name, max_game_length=DEFAULT_MAX_GAME_LENGTH, **options):
     if not isinstance(max_game_length, int) or max_game_length < 1:
         raise _error("max_game_length must be a positive integer", "bad-count")
     base = load(path, **options)
-    base.num_distinct_actions()  # GameError for a game whose moves have no ids
+    if base.num_distinct_actions() > MAX_OPENSPIEL_ACTIONS:  # GameError for a game without ids
+        raise _error(
+            f"the game has {base.num_distinct_actions()} action ids, more than OpenSpiel counts "
+            f"({MAX_OPENSPIEL_ACTIONS}, a C++ int): play it with rulestone's own states",
+            "too-many-actions",
+        )
     defaults = {key: _typed(value) for key, value in base.options()}
     game_type = pyspiel.GameType(
         short_name=name,

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 use rulestone_runtime::{GameResult, Move};
 use rulestone_session::actions::ActionSpace;
 use rulestone_session::{board, notation, observe, BadAction, Game, Position};
@@ -71,8 +72,9 @@ fn legal_decisions(p: &mut Position<'_>) -> Vec<Move> {
     legal
 }
 
-/// The ids of `legal`, ascending; `GameError` for a game without ids or a move without one.
-fn ids_of(game: &Game, legal: &[Move]) -> PyResult<Vec<u64>> {
+/// The ids of `legal` with their moves, by ascending id; `GameError` for a game without ids
+/// or a move without one.
+fn ids_of(game: &Game, legal: &[Move]) -> PyResult<Vec<(u64, Move)>> {
     let space = game
         .actions()
         .map_err(|e| game_error(&e.to_string(), Some("no-action-ids")))?;
@@ -81,9 +83,9 @@ fn ids_of(game: &Game, legal: &[Move]) -> PyResult<Vec<u64>> {
         let id = space
             .id(m)
             .map_err(|e| game_error(&e.to_string(), Some("no-action-id")))?;
-        ids.push(id);
+        ids.push((id, *m));
     }
-    ids.sort_unstable();
+    ids.sort_unstable_by_key(|&(id, _)| id);
     Ok(ids)
 }
 
@@ -94,8 +96,9 @@ pub struct PyState {
     /// The legal moves of this position, listed once and kept until it changes: a loop of
     /// `is_terminal`, `legal_actions` and `apply_action` lists them once a move.
     legal: Option<Vec<Move>>,
-    /// Their action ids, ascending, once asked for; kept as long as `legal`.
-    ids: Option<Vec<u64>>,
+    /// Their action ids, ascending, each with its move, once asked for; kept as long as
+    /// `legal`, so that `apply_action` finds the move of an id listed by `legal_actions`.
+    ids: Option<Vec<(u64, Move)>>,
     /// Their notation, in generation order, once asked for; kept as long as `legal`, so that
     /// a loop of `legal_moves` and `apply_move` writes the moves once a move.
     texts: Option<Vec<(Move, String)>>,
@@ -141,6 +144,20 @@ impl PyState {
         })
     }
 
+    /// The legal moves' ids with their moves, ascending, listed when the position changed.
+    fn ids(&mut self) -> PyResult<&[(u64, Move)]> {
+        if self.ids.is_none() {
+            let game = Arc::clone(self.game());
+            self.ids = Some(ids_of(&game, self.legal())?);
+        }
+        Ok(self.ids.as_deref().unwrap_or_default())
+    }
+
+    /// The ids of the legal moves, ascending.
+    fn legal_ids(&mut self) -> PyResult<Vec<u64>> {
+        Ok(self.ids()?.iter().map(|&(id, _)| id).collect())
+    }
+
     /// The legal moves, listed when the position changed since.
     fn legal(&mut self) -> &[Move] {
         let live = &mut self.live;
@@ -166,6 +183,18 @@ impl PyState {
                 .with(|p| p.apply_text(text))
                 .map_err(|e| bad_move(text, &e)),
         }
+    }
+
+    /// A copy made by replaying this state's moves from the start.
+    fn replayed(&mut self) -> PyState {
+        let mut copy = PyState::start(Arc::clone(self.game()));
+        let moves: Vec<Move> = self.live.with(|p| p.moves().to_vec());
+        copy.live.with(|p| {
+            for m in moves {
+                p.play_unwritten(m);
+            }
+        });
+        copy
     }
 
     pub fn result_text(&mut self) -> Option<String> {
@@ -227,21 +256,16 @@ impl PyState {
     }
 
     /// The legal moves' action ids, ascending (at a chance node, the outcomes').
-    fn legal_actions(&mut self) -> PyResult<Vec<u64>> {
-        if let Some(ids) = &self.ids {
-            return Ok(ids.clone());
-        }
-        let game = Arc::clone(self.game());
-        let ids = ids_of(&game, self.legal())?;
-        self.ids = Some(ids.clone());
-        Ok(ids)
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let ids = self.ids()?.iter().map(|&(id, _)| id);
+        PyList::new(py, ids)
     }
 
     /// A 0/1 array over every action id: 1 where the action is legal here.
     fn legal_actions_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u8>>> {
         let size = mask_size(self.game())?;
         let mut mask = vec![0u8; size];
-        for id in self.legal_actions()? {
+        for id in self.legal_ids()? {
             if let Some(m) = usize::try_from(id).ok().and_then(|i| mask.get_mut(i)) {
                 *m = 1;
             }
@@ -280,6 +304,16 @@ impl PyState {
     /// notation is written only when asked for, by `moves()` or a record, which keeps a
     /// Python loop's step cheap).
     fn apply_action(&mut self, action: u64) -> PyResult<()> {
+        // The move of an id `legal_actions` listed, found without decoding the id.
+        let listed = self.ids.as_ref().and_then(|ids| {
+            let at = ids.binary_search_by_key(&action, |&(id, _)| id).ok()?;
+            Some(ids[at].1)
+        });
+        if let Some(m) = listed {
+            self.changed();
+            self.live.with(|p| p.play_unwritten(m));
+            return Ok(());
+        }
         let space = self
             .game()
             .actions()
@@ -323,7 +357,7 @@ impl PyState {
         if !self.is_chance_node() {
             return Ok(Vec::new());
         }
-        let ids = self.legal_actions()?;
+        let ids = self.legal_ids()?;
         let p = 1.0 / ids.len().max(1) as f64;
         Ok(ids.into_iter().map(|id| (id, p)).collect())
     }
@@ -353,15 +387,25 @@ impl PyState {
     }
 
     /// An independent copy (the same game, the same moves played).
+    /// A copy of this state (its position and history, and the moves listed of it), made
+    /// without replaying the game.
     fn clone(&mut self) -> PyState {
-        let mut copy = PyState::start(Arc::clone(self.game()));
-        let moves: Vec<Move> = self.live.with(|p| p.moves().to_vec());
-        copy.live.with(|p| {
-            for m in moves {
-                p.play_unwritten(m);
-            }
+        let game = Arc::clone(self.game());
+        let live = Live::try_new(game, |g| {
+            self.live
+                .with_dependent(|_, p| p.copy_for(g))
+                .ok_or("a position is copied with its own game")
         });
-        copy
+        let live = match live {
+            Ok(live) => live,
+            Err(_) => return self.replayed(),
+        };
+        PyState {
+            live,
+            legal: self.legal.clone(),
+            ids: self.ids.clone(),
+            texts: self.texts.clone(),
+        }
     }
 
     fn __copy__(&mut self) -> PyState {

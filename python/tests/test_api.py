@@ -55,8 +55,8 @@ def test_action_ids_round_trip_through_notation(path):
     try:
         size = game.num_distinct_actions()
     except rulestone.GameError as e:
-        # A space past 2^53 ids (docs/actions.md): moves are named by notation alone.
-        assert e.code == "no-action-ids" and "2^53" in str(e)
+        # A space past 2^63 ids (docs/actions.md): moves are named by notation alone.
+        assert e.code == "no-action-ids" and "2^63" in str(e)
         with pytest.raises(rulestone.GameError):
             game.new_initial_state().legal_actions()
         assert game.new_initial_state().legal_moves()

@@ -131,9 +131,15 @@ def test_refusals_are_game_errors():
         openspiel.register(str(GAMES / "tictactoe.game"), "rulestone_test_tictactoe")
     assert err.value.code == "bad-name"
     with pytest.raises(rulestone.GameError) as err:
-        openspiel.register(str(GAMES / "draughts.game"), "rulestone_test_draughts")
+        openspiel.register(str(GAMES / "stoneball.game"), "rulestone_test_stoneball")
     assert err.value.code == "no-action-ids"
-    assert "rulestone_test_draughts" not in pyspiel.registered_names()
+    assert "rulestone_test_stoneball" not in pyspiel.registered_names()
+    # More ids than OpenSpiel's C++ `int` counts.
+    for name in ["draughts", "xiangqi"]:
+        with pytest.raises(rulestone.GameError) as err:
+            openspiel.register(str(GAMES / f"{name}.game"), f"rulestone_test_{name}")
+        assert err.value.code == "too-many-actions"
+        assert f"rulestone_test_{name}" not in pyspiel.registered_names()
     with pytest.raises(rulestone.GameError) as err:
         openspiel.register(str(GAMES / "missing.game"), "rulestone_test_missing")
     assert err.value.code == "bad-file"

@@ -75,8 +75,11 @@ def test_only_the_player_to_move_has_a_mask():
 
 def test_refusals_are_game_errors():
     with pytest.raises(rulestone.GameError) as err:
-        rzoo.env(game("draughts"))
+        rzoo.env(game("stoneball"))
     assert err.value.code == "no-action-ids"
+    with pytest.raises(rulestone.GameError) as err:
+        rzoo.env(game("draughts"))
+    assert err.value.code == "mask-too-large"
     with pytest.raises(rulestone.GameError) as err:
         rzoo.env(game("chess"))
     assert err.value.code == "mask-too-large"

@@ -149,7 +149,10 @@ impl Shown for BoardGame<'_> {
     }
 
     fn action_ids(&self, decisions: &[Move]) -> Option<Vec<u64>> {
-        let space = rulestone_session::actions::ActionSpace::of(self.engine.program()).ok()?;
+        // The ids are written as JSON numbers (`replay --format json`).
+        let space = rulestone_session::actions::ActionSpace::of(self.engine.program())
+            .and_then(rulestone_session::actions::ActionSpace::for_json)
+            .ok()?;
         decisions.iter().map(|m| space.id(m).ok()).collect()
     }
 }

@@ -174,7 +174,7 @@ impl<'g> Session<'g> {
             "options": options,
             "chance": program.has_chance(),
         });
-        match game.actions() {
+        match game.json_actions() {
             Ok(space) => {
                 info["num_distinct_actions"] = json!(space.size());
                 info["action_radix"] = json!(space.radix());
@@ -382,7 +382,7 @@ impl Session<'_> {
                     .position
                     .apply_text(text)
                     .map_err(|e| bad_move(text, e)),
-                MoveRef::Action(id) => self.position.apply_action(*id).map_err(|e| bad_action(&e)),
+                MoveRef::Action(id) => self.apply_action(*id),
             };
             if let Err(refusal) = played {
                 let mut notes = vec![format!("move {} of the opening was not played", i + 1)];
@@ -421,6 +421,8 @@ impl Session<'_> {
 
     /// `legal`: the legal moves with notation, action ids and parts.
     fn legal(&mut self) -> Value {
+        // Ids are JSON numbers here: a space past 2^53 has none.
+        let numbered = self.position.game().json_actions().is_ok();
         let moves: Vec<Value> = self
             .position
             .legal()
@@ -431,7 +433,8 @@ impl Session<'_> {
                     .iter()
                     .map(|(player, text)| json!({ "player": player, "text": text }))
                     .collect();
-                json!({ "move": m.text, "action": m.action, "parts": parts })
+                let action = m.action.filter(|_| numbered);
+                json!({ "move": m.text, "action": action, "parts": parts })
             })
             .collect();
         let mut answer = self.summary();
@@ -449,7 +452,7 @@ impl Session<'_> {
                 .position
                 .apply_text(text)
                 .map_err(|e| bad_move(text, e))?,
-            (None, Some(id)) => self.position.apply_action(id).map_err(|e| bad_action(&e))?,
+            (None, Some(id)) => self.apply_action(id)?,
             (None, None) => {
                 return Err(Refusal::new(
                     "missing-field",
@@ -469,10 +472,18 @@ impl Session<'_> {
         Ok(answer)
     }
 
+    /// Plays the legal move whose id is `id`, where the game's ids are JSON numbers (a space
+    /// past 2^53 has none here); its notation.
+    fn apply_action(&mut self, id: u64) -> Result<String, Refusal> {
+        let refused = |e| bad_action(&BadAction::NoSpace(e));
+        self.position.game().json_actions().map_err(refused)?;
+        self.position.apply_action(id).map_err(|e| bad_action(&e))
+    }
+
     /// The action id of the last move played, when the game has ids.
     fn last_action(&self) -> Option<u64> {
         let m = self.position.moves().last()?;
-        self.position.game().actions().ok()?.id(m).ok()
+        self.position.game().json_actions().ok()?.id(m).ok()
     }
 
     /// `undo`: takes back the last move.
@@ -513,7 +524,7 @@ impl Session<'_> {
                 format!("the game is over: {result}"),
             ));
         }
-        let space = self.position.game().actions().ok();
+        let space = self.position.game().json_actions().ok();
         let mut agent = spec.build::<BoardGame<'_>>(seed);
         let game = self.position.as_game();
         let Some(thought) = agent.choose(game) else {

@@ -21,6 +21,7 @@ use super::perft::{perft, perft_with_rolls, RollError};
 use super::playout::{random_game_looking, random_game_until};
 use super::table::{Choice, Decision, TableMatch};
 use super::{Engine, GameResult, Move, Undo};
+use rulestone_ir::Program;
 
 /// A game in progress, whatever its kind. `Send`, so that a search can play a copy of it
 /// ([`Game::fork`]) on another thread.
@@ -397,6 +398,17 @@ pub struct BoardGame<'p> {
 }
 
 impl<'p> BoardGame<'p> {
+    /// A copy that borrows `program` for its own lifetime ([`Engine::for_program`]); `None`
+    /// unless it is this game's program.
+    #[must_use]
+    pub fn for_program<'q>(&self, program: &'q Program) -> Option<BoardGame<'q>> {
+        Some(BoardGame {
+            engine: self.engine.for_program(program)?,
+            undos: self.undos.clone(),
+            buffer: Vec::new(),
+        })
+    }
+
     #[must_use]
     pub fn new(engine: Engine<'p>) -> BoardGame<'p> {
         BoardGame {

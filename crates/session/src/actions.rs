@@ -22,9 +22,13 @@
 //! - `num_distinct_actions` is `start(L + 1)`.
 //!
 //! The encoding is injective by construction (a length and mixed-radix digits), so two moves never
-//! share an id. Where the space would pass [`MAX_ACTIONS`] (2^53, the largest integer every
-//! JSON reader keeps exactly), the game has no action ids: [`ActionSpace::of`] says so with
-//! [`ActionSpaceError::TooLarge`], and moves are named by their notation alone. A move longer
+//! share an id. Where the space would pass [`MAX_ACTIONS`] (2^63, so that every id is a signed
+//! 64-bit integer, as OpenSpiel's `Action` and numpy's `int64` are), the game has no action
+//! ids: [`ActionSpace::of`] says so with [`ActionSpaceError::TooLarge`], and moves are named by
+//! their notation alone. Front ends that speak JSON number a space only up to
+//! [`MAX_JSON_ACTIONS`] (2^53, the largest integer every JSON reader keeps exactly):
+//! [`ActionSpace::for_json`] refuses a larger one, and its moves are named by notation there
+//! while Python, whose integers are exact, still numbers them. A move longer
 //! than `L` (a `while` whose body chooses can outgrow the bound) has no id either
 //! ([`ActionError::TooLong`]); neither case ever gives two moves one id.
 
@@ -34,9 +38,12 @@ use rulestone_ir::passes::decisions;
 use rulestone_ir::{Op, Program, MAX_DECISIONS};
 use rulestone_runtime::Move;
 
-/// The most actions a game may have: 2^53, the largest integer a JSON number (a double) keeps
-/// exactly in every language.
-pub const MAX_ACTIONS: u64 = 1 << 53;
+/// The most actions a game may have: 2^63, so that every id is a signed 64-bit integer.
+pub const MAX_ACTIONS: u64 = 1 << 63;
+
+/// The most actions a game may have where ids travel as JSON numbers: 2^53, the largest integer
+/// a JSON number (a double) keeps exactly in every language.
+pub const MAX_JSON_ACTIONS: u64 = 1 << 53;
 
 /// The action space of one program (for one set of option values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,22 +54,34 @@ pub struct ActionSpace {
     longest: usize,
     /// `num_distinct_actions`.
     size: u64,
+    /// By number of decisions `n` (up to `longest + 1`), the first id of the moves of `n`
+    /// decisions ([`block_start`]), so that an id costs no more than its digits.
+    starts: [u64; MAX_DECISIONS + 2],
 }
 
 /// Why a game has no action ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ActionSpaceError {
-    /// `radix^0 + … + radix^longest` passes [`MAX_ACTIONS`].
-    TooLarge { radix: u64, longest: usize },
+    /// `radix^0 + … + radix^longest` passes `2^limit_bits` ([`MAX_ACTIONS`], or
+    /// [`MAX_JSON_ACTIONS`] where ids are JSON numbers).
+    TooLarge {
+        radix: u64,
+        longest: usize,
+        limit_bits: u32,
+    },
 }
 
 impl fmt::Display for ActionSpaceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ActionSpaceError::TooLarge { radix, longest } => write!(
+            ActionSpaceError::TooLarge {
+                radix,
+                longest,
+                limit_bits,
+            } => write!(
                 f,
                 "the game's moves take up to {longest} decisions of up to {radix} values each: \
-                 more than 2^53 action ids, so its moves are named by notation only"
+                 more than 2^{limit_bits} action ids, so its moves are named by notation only"
             ),
         }
     }
@@ -113,16 +132,46 @@ impl ActionSpace {
             .min(MAX_DECISIONS);
         let radices = radices(program, longest);
         let radix = radices.iter().copied().max().map_or(1, u64::from);
-        let too_large = ActionSpaceError::TooLarge { radix, longest };
+        let too_large = ActionSpaceError::TooLarge {
+            radix,
+            longest,
+            limit_bits: MAX_ACTIONS.trailing_zeros(),
+        };
         let size = block_start(&radices, longest + 1).ok_or(too_large)?;
         if size > MAX_ACTIONS {
             return Err(too_large);
         }
-        Ok(ActionSpace {
+        Ok(ActionSpace::with(radices, longest, size))
+    }
+
+    /// The space of these radices, its block starts counted (each below `size`, checked).
+    fn with(radices: [u16; MAX_DECISIONS], longest: usize, size: u64) -> ActionSpace {
+        let mut starts = [size; MAX_DECISIONS + 2];
+        for (n, start) in starts.iter_mut().enumerate().take(longest + 2) {
+            *start = block_start(&radices, n).unwrap_or(size);
+        }
+        ActionSpace {
             radices,
             longest,
             size,
-        })
+            starts,
+        }
+    }
+
+    /// This space where ids travel as JSON numbers (the engine protocol, `replay --format
+    /// json`): the same ids, or none when the space passes [`MAX_JSON_ACTIONS`].
+    ///
+    /// # Errors
+    /// [`ActionSpaceError::TooLarge`] naming 2^53.
+    pub fn for_json(self) -> Result<ActionSpace, ActionSpaceError> {
+        if self.size > MAX_JSON_ACTIONS {
+            return Err(ActionSpaceError::TooLarge {
+                radix: self.radix(),
+                longest: self.longest,
+                limit_bits: MAX_JSON_ACTIONS.trailing_zeros(),
+            });
+        }
+        Ok(self)
     }
 
     /// `num_distinct_actions`: every id is below it.
@@ -169,8 +218,7 @@ impl ActionSpace {
             // Within the size checked in `of`, so no overflow.
             digits = digits * radix + u64::from(d);
         }
-        let start = block_start(&self.radices, m.len()).unwrap_or(u64::MAX);
-        Ok(start + digits)
+        Ok(self.starts[m.len()] + digits)
     }
 
     /// The move whose id is `id` (whether it is legal is the position's business).
@@ -187,12 +235,12 @@ impl ActionSpace {
         }
         let mut len = self.longest;
         for n in 0..=self.longest {
-            if block_start(&self.radices, n + 1).is_some_and(|end| id < end) {
+            if id < self.starts[n + 1] {
                 len = n;
                 break;
             }
         }
-        let mut digits = id - block_start(&self.radices, len).ok_or(out_of_range)?;
+        let mut digits = id - self.starts[len];
         let mut reversed = Vec::with_capacity(len);
         for &radix in self.radices[..len].iter().rev() {
             let radix = u64::from(radix);
@@ -234,28 +282,51 @@ fn two_bytes(n: usize) -> [usize; 2] {
     [n.div_ceil(256), n.min(256)]
 }
 
+/// The most walk states [`radices`] visits counting the rounds of `repeat` loops; past it, the
+/// walk starts over without counting them.
+const MAX_WALK_STATES: usize = 1 << 18;
+
 /// Per decision position, the most values the decision there can take: every op of the turn
-/// program that a move can reach as its `i`-th decision widens position `i`. The walk visits
-/// each (op, position) pair once, positions up to `longest`, and follows every branch, loop and
-/// jump whatever its condition, so it finds every decision a move can record there (and may
-/// find more, which only makes the space larger).
+/// program that a move can reach as its `i`-th decision widens position `i`. The walk follows
+/// every branch, loop and jump whatever its condition, positions up to `longest`, so it finds
+/// every decision a move can record there (and may find more, which only makes the space
+/// larger). It counts the rounds of each `repeat` it entered, so that a round's check records
+/// a decision exactly where play does (between the loop's minimum and maximum) and a capture
+/// of nine jumps does not widen every later position; should that make too many states, it
+/// walks again with each check taken both ways, with and without a decision.
 fn radices(program: &Program, longest: usize) -> [u16; MAX_DECISIONS] {
+    walk_radices(program, longest, true)
+        .or_else(|| walk_radices(program, longest, false))
+        .unwrap_or([256; MAX_DECISIONS])
+}
+
+/// A point of the radix walk: the op, the decisions recorded before it, and the rounds done of
+/// each `repeat` entered since the turn's start (loop variable, rounds), by variable.
+type WalkState = (usize, usize, Vec<(u8, u16)>);
+
+/// [`radices`]' walk, counting rounds when `rounds`; `None` past [`MAX_WALK_STATES`].
+fn walk_radices(program: &Program, longest: usize, rounds: bool) -> Option<[u16; MAX_DECISIONS]> {
     let ops = &program.turn.ops;
     let mut radices = [1u16; MAX_DECISIONS];
-    let mut seen = vec![false; ops.len() * (longest + 1)];
-    let mut todo = vec![(0usize, 0usize)];
-    while let Some((pc, at)) = todo.pop() {
-        if at > longest || pc >= ops.len() {
+    let mut seen = std::collections::HashSet::new();
+    let mut todo: Vec<WalkState> = vec![(0, 0, Vec::new())];
+    while let Some(state) = todo.pop() {
+        let (pc, at) = (state.0, state.1);
+        if at > longest || pc >= ops.len() || !seen.insert(state.clone()) {
             continue;
         }
-        if std::mem::replace(&mut seen[pc * (longest + 1) + at], true) {
-            continue;
+        if seen.len() > MAX_WALK_STATES {
+            return None;
         }
+        let count = state.2;
         let mut record = |values: &[usize]| {
             for (k, &v) in values.iter().enumerate() {
                 widen(&mut radices, at + k, v);
             }
             at + values.len()
+        };
+        let mut go = |pc: usize, at: usize, count: &Vec<(u8, u16)>| {
+            todo.push((pc, at, count.clone()));
         };
         match &ops[pc] {
             Op::Pick { .. } => {
@@ -265,55 +336,98 @@ fn radices(program: &Program, longest: usize) -> [u16; MAX_DECISIONS] {
                 } else {
                     record(&[cells])
                 };
-                todo.push((pc + 1, next));
+                go(pc + 1, next, &count);
             }
             Op::PickDir { relation, .. } => {
                 let rays = program.relations.get(usize::from(*relation));
-                todo.push((pc + 1, record(&[rays.map_or(1, |r| r.rays.len())])));
+                go(pc + 1, record(&[rays.map_or(1, |r| r.rays.len())]), &count);
             }
-            Op::Roll { count, .. } => todo.push((pc + 1, record(&[usize::from(*count)]))),
+            Op::Roll { count: n, .. } => go(pc + 1, record(&[usize::from(*n)]), &count),
             Op::Place { table, .. } => {
                 let table = program.placements.get(usize::from(*table));
                 let n = table.map_or(1, |t| t.instances.len());
-                todo.push((pc + 1, record(&two_bytes(n))));
+                go(pc + 1, record(&two_bytes(n)), &count);
             }
             Op::Either(starts) | Op::First(starts) => {
                 let next = record(&[starts.len()]);
-                todo.extend(starts.iter().map(|&s| (s as usize, next)));
-            }
-            // A round past the minimum records 0 (stop) or 1 (go on); before it, or at the
-            // maximum, the bounds decide with no decision.
-            Op::RepeatCheck { exit, .. } => {
-                let next = record(&[2]);
-                for after in [next, at] {
-                    todo.extend([(pc + 1, after), (*exit as usize, after)]);
+                for &s in starts {
+                    go(s as usize, next, &count);
                 }
             }
-            Op::WhileCheck { exit: to, .. } | Op::Unless { target: to, .. } => {
-                todo.extend([(pc + 1, at), (*to as usize, at)]);
+            Op::RepeatStart { var } if rounds => {
+                go(pc + 1, at, &with_rounds(&count, *var, Some(0)));
             }
-            Op::Jump(to) | Op::RepeatNext { check: to, .. } => todo.push((*to as usize, at)),
+            // A round past the minimum records 0 (stop) or 1 (go on); before it, or at the
+            // maximum, the bounds decide with no decision (`ops::repeat_bounds`). With the
+            // rounds unknown, each way is taken with and without a decision.
+            Op::RepeatCheck {
+                var,
+                min,
+                max,
+                exit,
+            } => {
+                let (exit, body) = (*exit as usize, pc + 1);
+                let done = rounds_of(&count, *var);
+                let (may_stop, may_go) = done.map_or((true, true), |r| {
+                    rulestone_runtime::ops::repeat_bounds(r, *min, *max)
+                });
+                let left = with_rounds(&count, *var, None);
+                let mut ways = |after: usize| {
+                    if may_stop {
+                        go(exit, after, &left);
+                    }
+                    if may_go {
+                        go(body, after, &count);
+                    }
+                };
+                if done.is_none() || (may_stop && may_go) {
+                    ways(record(&[2]));
+                }
+                if done.is_none() || !(may_stop && may_go) {
+                    ways(at);
+                }
+            }
+            Op::RepeatNext { var, check } => {
+                let next = rounds_of(&count, *var).map(|r| r.saturating_add(1));
+                go(*check as usize, at, &with_rounds(&count, *var, next));
+            }
+            Op::WhileCheck { exit: to, .. } | Op::Unless { target: to, .. } => {
+                go(pc + 1, at, &count);
+                go(*to as usize, at, &count);
+            }
+            Op::Jump(to) => go(*to as usize, at, &count),
             Op::Finish(_) | Op::Done => {}
-            _ => todo.push((pc + 1, at)),
+            _ => go(pc + 1, at, &count),
         }
     }
-    radices
+    Some(radices)
+}
+
+/// The rounds done of the `repeat` whose variable is `var`, when the walk counts them.
+fn rounds_of(count: &[(u8, u16)], var: u8) -> Option<u16> {
+    count.iter().find(|(v, _)| *v == var).map(|&(_, r)| r)
+}
+
+/// `count` with `var`'s rounds set to `rounds`, or forgotten (`None`: the loop was left).
+fn with_rounds(count: &[(u8, u16)], var: u8, rounds: Option<u16>) -> Vec<(u8, u16)> {
+    let mut out: Vec<(u8, u16)> = count.iter().copied().filter(|(v, _)| *v != var).collect();
+    if let Some(r) = rounds {
+        out.push((var, r));
+        out.sort_unstable();
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{block_start, ActionSpace, Move, MAX_DECISIONS};
+    use super::{block_start, ActionSpace, Move, MAX_ACTIONS, MAX_DECISIONS, MAX_JSON_ACTIONS};
 
     #[test]
     fn ids_and_moves_round_trip_over_a_small_space() {
         let mut radices = [1u16; MAX_DECISIONS];
         radices[0] = 3;
         radices[1] = 4;
-        let space = ActionSpace {
-            radices,
-            longest: 2,
-            size: block_start(&radices, 3).unwrap_or(0),
-        };
+        let space = ActionSpace::with(radices, 2, block_start(&radices, 3).unwrap_or(0));
         assert_eq!(space.size(), 1 + 3 + 3 * 4);
         for id in 0..space.size() {
             let m = space.decisions(id).expect("in range");
@@ -325,5 +439,23 @@ mod tests {
             long.push(0);
         }
         assert!(space.id(&long).is_err());
+    }
+
+    #[test]
+    fn a_space_past_2_53_is_numbered_but_not_for_json() {
+        let mut radices = [1u16; MAX_DECISIONS];
+        radices[..7].fill(256);
+        let size = block_start(&radices, 8).unwrap_or(0);
+        let space = ActionSpace::with(radices, 7, size);
+        assert!(size > MAX_JSON_ACTIONS && size < MAX_ACTIONS);
+        assert!(space.for_json().is_err());
+        let mut last = Move::default();
+        for _ in 0..7 {
+            last.push(255);
+        }
+        assert_eq!(space.id(&last), Ok(size - 1));
+        assert_eq!(space.decisions(size - 1), Ok(last));
+        let small = ActionSpace::with(radices, 2, block_start(&radices, 3).unwrap_or(0));
+        assert_eq!(small.for_json(), Ok(small));
     }
 }

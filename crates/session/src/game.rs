@@ -105,6 +105,14 @@ impl Game {
     pub fn actions(&self) -> Result<ActionSpace, ActionSpaceError> {
         self.actions
     }
+
+    /// The game's action space where ids travel as JSON numbers, or why it has none there.
+    ///
+    /// # Errors
+    /// The space has no ids, or passes [`crate::actions::MAX_JSON_ACTIONS`].
+    pub fn json_actions(&self) -> Result<ActionSpace, ActionSpaceError> {
+        self.actions.and_then(ActionSpace::for_json)
+    }
 }
 
 /// The errors among `diags`, rendered.
@@ -181,6 +189,21 @@ impl<'g> Position<'g> {
             moves: Vec::new(),
             texts: Vec::new(),
         }
+    }
+
+    /// A copy of this position that borrows `game` for its own lifetime, made without
+    /// replaying the moves; `None` unless `game` is this position's game.
+    #[must_use]
+    pub fn copy_for<'h>(&self, game: &'h Game) -> Option<Position<'h>> {
+        if !std::ptr::eq(self.game, game) {
+            return None;
+        }
+        Some(Position {
+            game,
+            board: self.board.for_program(&game.program)?,
+            moves: self.moves.clone(),
+            texts: self.texts.clone(),
+        })
     }
 
     /// The game this is a position of.

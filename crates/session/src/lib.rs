@@ -18,7 +18,7 @@ pub mod notation;
 pub mod observe;
 pub mod record;
 
-pub use actions::{ActionError, ActionSpace, ActionSpaceError, MAX_ACTIONS};
+pub use actions::{ActionError, ActionSpace, ActionSpaceError, MAX_ACTIONS, MAX_JSON_ACTIONS};
 pub use explore::diagnose_file;
 pub use game::{BadAction, Game, LegalMove, LoadError, Position};
 pub use notation::{BadMove, SameNotation};
