@@ -184,7 +184,7 @@ mod p0 {
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at8(e, v, &pos, m, g);
@@ -220,7 +220,7 @@ mod p0 {
     ) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at11(e, v, &pos, m, g);
@@ -235,7 +235,7 @@ mod p0 {
     ) {
         let mut pos = *pos;
         let slot = 2usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at12(e, v, &pos, m, g);
@@ -283,7 +283,7 @@ mod p0 {
     ) {
         let mut pos = *pos;
         let slot = 2usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at13(e, v, &pos, m, g);
@@ -376,7 +376,7 @@ mod p0 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -403,7 +403,7 @@ mod p0 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -413,7 +413,7 @@ mod p0 {
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -440,7 +440,7 @@ mod p0 {
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -466,16 +466,6 @@ mod p0 {
     }
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
@@ -521,15 +511,6 @@ mod p0 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -546,24 +527,6 @@ mod p0 {
         cand: u16,
     ) -> i32 {
         200
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
@@ -584,31 +547,13 @@ mod p0 {
         250
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i12<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
+        i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -644,7 +589,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s1(e, pos, v, ALL, cand).is_empty()
+        s0(e, pos, v, ALL, cand).is_empty()
     }
 }
 /// Loops: if in repeats
@@ -761,7 +706,7 @@ mod p1 {
     }
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s1(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
@@ -780,7 +725,7 @@ mod p1 {
     ) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at12(e, v, &pos, m, g);
@@ -929,7 +874,7 @@ mod p1 {
     #[inline]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -974,26 +919,6 @@ mod p1 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -1021,22 +946,13 @@ mod p1 {
         2
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s2(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
@@ -1063,7 +979,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s2(e, pos, v, ALL, cand).is_empty()
+        s0(e, pos, v, ALL, cand).is_empty()
     }
 }
 /// Loops: while and repeat
@@ -1176,7 +1092,7 @@ mod p2 {
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at10(e, v, &pos, m, g);
@@ -1304,7 +1220,7 @@ mod p2 {
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1335,16 +1251,6 @@ mod p2 {
     }
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
@@ -1390,31 +1296,13 @@ mod p2 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
+        i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -1432,7 +1320,7 @@ mod p2 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s1(e, pos, v, ALL, cand).is_empty()
+        s0(e, pos, v, ALL, cand).is_empty()
     }
 }
 /// Loops: picks in repeat
@@ -1550,7 +1438,7 @@ mod p3 {
     }
     #[inline]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s1(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u16;
@@ -1717,26 +1605,6 @@ mod p3 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -1779,16 +1647,7 @@ mod p3 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s2(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
+        i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -1806,7 +1665,7 @@ mod p3 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s2(e, pos, v, ALL, cand).is_empty()
+        s0(e, pos, v, ALL, cand).is_empty()
     }
 }
 /// Loops: reset while
@@ -1898,7 +1757,7 @@ mod p4 {
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at8(e, v, &pos, m, g);
@@ -1934,7 +1793,7 @@ mod p4 {
     ) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at11(e, v, &pos, m, g);
@@ -1949,7 +1808,7 @@ mod p4 {
     ) {
         let mut pos = *pos;
         let slot = 0usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at9(e, v, &pos, m, g);
@@ -2042,7 +1901,7 @@ mod p4 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2069,7 +1928,7 @@ mod p4 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2079,7 +1938,7 @@ mod p4 {
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2105,16 +1964,6 @@ mod p4 {
     }
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
@@ -2160,15 +2009,6 @@ mod p4 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -2187,40 +2027,13 @@ mod p4 {
         200
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
+        i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -2247,7 +2060,7 @@ mod p4 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s1(e, pos, v, ALL, cand).is_empty()
+        s0(e, pos, v, ALL, cand).is_empty()
     }
 }
 /// Nested rounds
@@ -2328,7 +2141,7 @@ mod p5 {
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at5(e, v, &pos, m, g);
@@ -2358,7 +2171,7 @@ mod p5 {
     fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at8(e, v, &pos, m, g);
@@ -2367,7 +2180,7 @@ mod p5 {
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at9(e, v, &pos, m, g);
@@ -2409,7 +2222,7 @@ mod p5 {
     ) {
         let mut pos = *pos;
         let slot = 2usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at10(e, v, &pos, m, g);
@@ -2492,7 +2305,7 @@ mod p5 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2519,7 +2332,7 @@ mod p5 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2529,7 +2342,7 @@ mod p5 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2556,7 +2369,7 @@ mod p5 {
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i11(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2627,15 +2440,6 @@ mod p5 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -2645,33 +2449,6 @@ mod p5 {
         pos.counters[1]
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        250
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -2679,24 +2456,6 @@ mod p5 {
         cand: u16,
     ) -> i32 {
         pos.counters[2]
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        250
-    }
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -2714,7 +2473,7 @@ mod p5 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Lt, i5(e, pos, v, cand), i6(e, pos, v, cand))
+        compare(CmpOp::Lt, i5(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -2723,7 +2482,7 @@ mod p5 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Lt, i9(e, pos, v, cand), i10(e, pos, v, cand))
+        compare(CmpOp::Lt, i9(e, pos, v, cand), i2(e, pos, v, cand))
     }
 }
 /// Wide repeat
@@ -2966,7 +2725,7 @@ mod p7 {
     }
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s1(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -3052,16 +2811,6 @@ mod p7 {
     }
     #[inline]
     fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
         v: &V,

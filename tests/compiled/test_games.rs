@@ -526,7 +526,7 @@ mod p0 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if !b11(e, &pos, &v, 0) {
+        if !b4(e, &pos, &v, 0) {
             return;
         }
         at12(e, v, &pos, m, g);
@@ -608,7 +608,7 @@ mod p0 {
     }
     #[inline]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let cells = s13(e, &pos, &v, ALL, 0);
+        let cells = s3(e, &pos, &v, ALL, 0);
         let mut lifted = [0u8; 16];
         for c in cells.iter() {
             lifted[c] = pos.code(c);
@@ -656,7 +656,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap14(e, v, pos, r);
@@ -665,7 +665,7 @@ mod p0 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i23(e, &pos, &v, 0);
+        let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -674,7 +674,7 @@ mod p0 {
     }
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let cells = s27(e, &pos, &v, ALL, 0);
+        let cells = s17(e, &pos, &v, ALL, 0);
         let mut lifted = [0u8; 16];
         for c in cells.iter() {
             lifted[c] = pos.code(c);
@@ -717,7 +717,7 @@ mod p0 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i26(e, &pos, &v, 0);
+        let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -788,16 +788,6 @@ mod p0 {
         S::from_words([0xf]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xffff]) & d
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -860,16 +850,6 @@ mod p0 {
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[0] & d
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -887,38 +867,8 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s9(e, pos, v, d, cand);
+        let x = s6(e, pos, v, d, cand);
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xffff]) & d
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i12(e, pos, v, cand))) & d
-    }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xffff]) & d
     }
     #[inline]
     fn s15<'p, H: Host<'p, P>, const L: usize>(
@@ -929,16 +879,6 @@ mod p0 {
         cand: u16,
     ) -> S {
         S::from_words([0x1111]) & d
-    }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xffff]) & d
     }
     #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(
@@ -970,248 +910,6 @@ mod p0 {
     ) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[0] & d
-    }
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s20(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[0] & d
-    }
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s23(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s24(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xffff]) & d
-    }
-    #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i25(e, pos, v, cand))) & d
-    }
-    #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -1250,15 +948,6 @@ mod p0 {
         AXIS1[usize::from(v[0])]
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -1277,15 +966,6 @@ mod p0 {
         i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -1293,15 +973,6 @@ mod p0 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i10<'p, H: Host<'p, P>, const L: usize>(
@@ -1313,51 +984,6 @@ mod p0 {
         1
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-    #[inline]
     fn i16<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -1367,96 +993,6 @@ mod p0 {
         AXIS0[usize::from(v[0])]
     }
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i27<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -1464,15 +1000,6 @@ mod p0 {
         cand: u16,
     ) -> i32 {
         pos.counters.get(0usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
-    }
-    #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
     }
     #[inline]
     fn i29<'p, H: Host<'p, P>, const L: usize>(
@@ -1517,7 +1044,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(
@@ -1547,22 +1074,13 @@ mod p0 {
         !s11(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i11(e, pos, v, cand), i12(e, pos, v, cand))
-    }
-    #[inline]
     fn b7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i13(e, pos, v, cand), i14(e, pos, v, cand))
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b8<'p, H: Host<'p, P>, const L: usize>(
@@ -1571,7 +1089,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i15(e, pos, v, cand), i16(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i16(e, pos, v, cand))
     }
     #[inline]
     fn b9<'p, H: Host<'p, P>, const L: usize>(
@@ -1580,7 +1098,7 @@ mod p0 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i17(e, pos, v, cand), i18(e, pos, v, cand))
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn b10<'p, H: Host<'p, P>, const L: usize>(
@@ -1592,40 +1110,13 @@ mod p0 {
         b8(e, pos, v, cand) && b9(e, pos, v, cand)
     }
     #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        s22(e, pos, v, ALL, cand).is_empty()
-    }
-    #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        !s25(e, pos, v, ALL, cand).is_empty()
-    }
-    #[inline]
-    fn b13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i24(e, pos, v, cand), i25(e, pos, v, cand))
-    }
-    #[inline]
     fn b14<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i27(e, pos, v, cand), i28(e, pos, v, cand))
+        compare(CmpOp::Eq, i27(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn b15<'p, H: Host<'p, P>, const L: usize>(
@@ -1635,7 +1126,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(0u16);
-        let s = s28(e, pos, v, ALL, cand);
+        let s = s7(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1646,7 +1137,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(1u16);
-        let s = s29(e, pos, v, ALL, cand);
+        let s = s7(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1666,7 +1157,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(2u16);
-        let s = s30(e, pos, v, ALL, cand);
+        let s = s7(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1686,7 +1177,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(3u16);
-        let s = s31(e, pos, v, ALL, cand);
+        let s = s7(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1706,7 +1197,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(0u16);
-        let s = s32(e, pos, v, ALL, cand);
+        let s = s7(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1726,7 +1217,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(4u16);
-        let s = s33(e, pos, v, ALL, cand);
+        let s = s7(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1746,7 +1237,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(8u16);
-        let s = s34(e, pos, v, ALL, cand);
+        let s = s7(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1766,7 +1257,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(12u16);
-        let s = s35(e, pos, v, ALL, cand);
+        let s = s7(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1795,7 +1286,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(0u16);
-        let s = s36(e, pos, v, ALL, cand);
+        let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1806,7 +1297,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(1u16);
-        let s = s37(e, pos, v, ALL, cand);
+        let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1826,7 +1317,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(2u16);
-        let s = s38(e, pos, v, ALL, cand);
+        let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1846,7 +1337,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(3u16);
-        let s = s39(e, pos, v, ALL, cand);
+        let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1866,7 +1357,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(0u16);
-        let s = s40(e, pos, v, ALL, cand);
+        let s = s10(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1886,7 +1377,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(4u16);
-        let s = s41(e, pos, v, ALL, cand);
+        let s = s10(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1906,7 +1397,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(8u16);
-        let s = s42(e, pos, v, ALL, cand);
+        let s = s10(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -1926,7 +1417,7 @@ mod p0 {
         cand: u16,
     ) -> bool {
         let c = usize::from(12u16);
-        let s = s43(e, pos, v, ALL, cand);
+        let s = s10(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -4338,7 +3829,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s30(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s2(e, &pos, &v, ALL, 0);
         ap31(e, v, pos, r);
     }
     #[inline(always)]
@@ -4351,7 +3842,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s32(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s2(e, &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
@@ -4364,7 +3855,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s34(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s5(e, &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
@@ -4377,7 +3868,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s36(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s8(e, &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
@@ -4390,7 +3881,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s38(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s11(e, &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
@@ -4403,7 +3894,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s40(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s14(e, &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
@@ -4416,7 +3907,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s42(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s17(e, &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
@@ -4429,7 +3920,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s44(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s20(e, &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
@@ -4442,7 +3933,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s46(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s23(e, &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
@@ -4455,7 +3946,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s48(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s26(e, &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline]
@@ -4474,7 +3965,7 @@ mod p1 {
     #[inline(always)]
     fn ap59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i22(e, &pos, &v, 0);
-        for c in s56(e, &pos, &v, ALL, 0).iter() {
+        for c in s50(e, &pos, &v, ALL, 0).iter() {
             let slot = 82usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -4485,8 +3976,8 @@ mod p1 {
     }
     #[inline(always)]
     fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i23(e, &pos, &v, 0);
-        for c in s57(e, &pos, &v, ALL, 0).iter() {
+        let value = i3(e, &pos, &v, 0);
+        for c in s50(e, &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -4523,8 +4014,8 @@ mod p1 {
     }
     #[inline(always)]
     fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i28(e, &pos, &v, 0);
-        for c in s67(e, &pos, &v, ALL, 0).iter() {
+        let value = i3(e, &pos, &v, 0);
+        for c in s50(e, &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -4545,12 +4036,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap68<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s68(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s2(e, &pos, &v, ALL, 0);
         ap69(e, v, pos, r);
     }
     #[inline(always)]
     fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b36(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap70(e, v, pos, r);
         } else {
             ap72(e, v, pos, r);
@@ -4558,12 +4049,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap70<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s69(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s2(e, &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap72<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b37(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap73(e, v, pos, r);
         } else {
             ap75(e, v, pos, r);
@@ -4571,12 +4062,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap73<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s70(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s5(e, &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b38(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap76(e, v, pos, r);
         } else {
             ap78(e, v, pos, r);
@@ -4584,12 +4075,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap76<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s71(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s8(e, &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b39(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap79(e, v, pos, r);
         } else {
             ap81(e, v, pos, r);
@@ -4597,12 +4088,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s72(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s11(e, &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap81<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b40(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap82(e, v, pos, r);
         } else {
             ap84(e, v, pos, r);
@@ -4610,12 +4101,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap82<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s73(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s14(e, &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b41(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap85(e, v, pos, r);
         } else {
             ap87(e, v, pos, r);
@@ -4623,12 +4114,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap85<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s74(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s17(e, &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap87<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b42(e, &pos, &v, 0) {
+        if b6(e, &pos, &v, 0) {
             ap88(e, v, pos, r);
         } else {
             ap90(e, v, pos, r);
@@ -4636,12 +4127,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap88<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s75(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s20(e, &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap90<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b43(e, &pos, &v, 0) {
+        if b7(e, &pos, &v, 0) {
             ap91(e, v, pos, r);
         } else {
             ap93(e, v, pos, r);
@@ -4649,12 +4140,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap91<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s76(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s23(e, &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap93<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b44(e, &pos, &v, 0) {
+        if b8(e, &pos, &v, 0) {
             ap94(e, v, pos, r);
         } else {
             ap95(e, v, pos, r);
@@ -4662,7 +4153,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap94<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s77(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s26(e, &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline]
@@ -4698,16 +4189,6 @@ mod p1 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
@@ -4725,18 +4206,8 @@ mod p1 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s1(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
@@ -4756,18 +4227,8 @@ mod p1 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s8<'p, H: Host<'p, P>, const L: usize>(
@@ -4787,18 +4248,8 @@ mod p1 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s7(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
@@ -4818,18 +4269,8 @@ mod p1 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s10(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(
@@ -4849,18 +4290,8 @@ mod p1 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s13(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(
@@ -4880,18 +4311,8 @@ mod p1 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s16(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
@@ -4911,18 +4332,8 @@ mod p1 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s19(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s20(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(
@@ -4942,18 +4353,8 @@ mod p1 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s22(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s23(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s26<'p, H: Host<'p, P>, const L: usize>(
@@ -4973,7 +4374,7 @@ mod p1 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s25(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
     }
     #[inline]
@@ -5002,196 +4403,6 @@ mod p1 {
             }
         }
         out
-    }
-    #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1c0e07, 0x0]) & d
-    }
-    #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1c0e07, 0x0]) & d
-    }
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1c0e07, 0x0]) & d
-    }
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xe07038000000, 0x0]) & d
-    }
-    #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xe07038000000, 0x0]) & d
-    }
-    #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x81c0000000000000, 0x703]) & d
-    }
-    #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x81c0000000000000, 0x703]) & d
-    }
-    #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xe07038, 0x0]) & d
-    }
-    #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xe07038, 0x0]) & d
-    }
-    #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x70381c0000000, 0x0]) & d
-    }
-    #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x70381c0000000, 0x0]) & d
-    }
-    #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xe00000000000000, 0x381c]) & d
-    }
-    #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xe00000000000000, 0x381c]) & d
-    }
-    #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x70381c0, 0x0]) & d
-    }
-    #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x70381c0, 0x0]) & d
-    }
-    #[inline]
-    fn s45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x381c0e00000000, 0x0]) & d
-    }
-    #[inline]
-    fn s46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x381c0e00000000, 0x0]) & d
-    }
-    #[inline]
-    fn s47<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7000000000000000, 0x1c0e0]) & d
-    }
-    #[inline]
-    fn s48<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7000000000000000, 0x1c0e0]) & d
     }
     #[inline]
     fn s49<'p, H: Host<'p, P>, const L: usize>(
@@ -5235,56 +4446,6 @@ mod p1 {
         pos.locals[2] & d
     }
     #[inline]
-    fn s53<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[2] & d
-    }
-    #[inline]
-    fn s54<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[2] & d
-    }
-    #[inline]
-    fn s55<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[2] & d
-    }
-    #[inline]
-    fn s56<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
-    }
-    #[inline]
-    fn s57<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
-    }
-    #[inline]
     fn s58<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
@@ -5322,56 +4483,6 @@ mod p1 {
         pos.locals[3] & d
     }
     #[inline]
-    fn s61<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[3] & d
-    }
-    #[inline]
-    fn s62<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[3] & d
-    }
-    #[inline]
-    fn s63<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[3] & d
-    }
-    #[inline]
-    fn s64<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
-    }
-    #[inline]
-    fn s65<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s66<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
@@ -5379,145 +4490,8 @@ mod p1 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s64(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s65(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s67<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
-    }
-    #[inline]
-    fn s68<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1c0e07, 0x0]) & d
-    }
-    #[inline]
-    fn s69<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1c0e07, 0x0]) & d
-    }
-    #[inline]
-    fn s70<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xe07038000000, 0x0]) & d
-    }
-    #[inline]
-    fn s71<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x81c0000000000000, 0x703]) & d
-    }
-    #[inline]
-    fn s72<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xe07038, 0x0]) & d
-    }
-    #[inline]
-    fn s73<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x70381c0000000, 0x0]) & d
-    }
-    #[inline]
-    fn s74<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xe00000000000000, 0x381c]) & d
-    }
-    #[inline]
-    fn s75<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x70381c0, 0x0]) & d
-    }
-    #[inline]
-    fn s76<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x381c0e00000000, 0x0]) & d
-    }
-    #[inline]
-    fn s77<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7000000000000000, 0x1c0e0]) & d
-    }
-    #[inline]
-    fn s78<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[0] & d
-    }
-    #[inline]
-    fn s79<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s78(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b45(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        let x = s50(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s0(e, pos, v, x, cand) }
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -5538,15 +4512,6 @@ mod p1 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
@@ -5554,15 +4519,6 @@ mod p1 {
         cand: u16,
     ) -> i32 {
         1
-    }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
     }
     #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
@@ -5574,15 +4530,6 @@ mod p1 {
         2
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
@@ -5590,15 +4537,6 @@ mod p1 {
         cand: u16,
     ) -> i32 {
         3
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
     }
     #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
@@ -5610,15 +4548,6 @@ mod p1 {
         4
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
@@ -5626,15 +4555,6 @@ mod p1 {
         cand: u16,
     ) -> i32 {
         5
-    }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
     }
     #[inline]
     fn i13<'p, H: Host<'p, P>, const L: usize>(
@@ -5646,15 +4566,6 @@ mod p1 {
         6
     }
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
@@ -5662,15 +4573,6 @@ mod p1 {
         cand: u16,
     ) -> i32 {
         7
-    }
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
     }
     #[inline]
     fn i17<'p, H: Host<'p, P>, const L: usize>(
@@ -5691,49 +4593,13 @@ mod p1 {
         pos.counters[1usize + usize::from(cand)]
     }
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
     fn i22<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        if b26(e, pos, v, cand) { i20(e, pos, v, cand) } else { i21(e, pos, v, cand) }
-    }
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
+        if b26(e, pos, v, cand) { i3(e, pos, v, cand) } else { i5(e, pos, v, cand) }
     }
     #[inline]
     fn i24<'p, H: Host<'p, P>, const L: usize>(
@@ -5763,33 +4629,6 @@ mod p1 {
         i32::try_from(s66(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i30<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
@@ -5799,22 +4638,13 @@ mod p1 {
         AXIS1[usize::from(v[0])]
     }
     #[inline]
-    fn i31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i32<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Rem, i30(e, pos, v, cand), i31(e, pos, v, cand))
+        int_op(IntOp::Rem, i30(e, pos, v, cand), i7(e, pos, v, cand))
     }
     #[inline]
     fn i33<'p, H: Host<'p, P>, const L: usize>(
@@ -5823,7 +4653,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i29(e, pos, v, cand), i32(e, pos, v, cand))
+        int_op(IntOp::Mul, i7(e, pos, v, cand), i32(e, pos, v, cand))
     }
     #[inline]
     fn i34<'p, H: Host<'p, P>, const L: usize>(
@@ -5835,22 +4665,13 @@ mod p1 {
         AXIS0[usize::from(v[0])]
     }
     #[inline]
-    fn i35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i36<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Rem, i34(e, pos, v, cand), i35(e, pos, v, cand))
+        int_op(IntOp::Rem, i34(e, pos, v, cand), i7(e, pos, v, cand))
     }
     #[inline]
     fn i37<'p, H: Host<'p, P>, const L: usize>(
@@ -5862,202 +4683,13 @@ mod p1 {
         int_op(IntOp::Add, i33(e, pos, v, cand), i36(e, pos, v, cand))
     }
     #[inline]
-    fn i38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
-    fn i44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
-    fn i46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i47<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        4
-    }
-    #[inline]
-    fn i48<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i49<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        5
-    }
-    #[inline]
-    fn i50<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i51<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        6
-    }
-    #[inline]
-    fn i52<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i53<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        7
-    }
-    #[inline]
-    fn i54<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i55<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        8
-    }
-    #[inline]
-    fn i56<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(cand)]
-    }
-    #[inline]
-    fn i57<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i58<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s79(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i59<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
+        i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i60<'p, H: Host<'p, P>, const L: usize>(
@@ -6084,7 +4716,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -6093,7 +4725,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(
@@ -6102,7 +4734,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i7(e, pos, v, cand))
     }
     #[inline]
     fn b4<'p, H: Host<'p, P>, const L: usize>(
@@ -6111,7 +4743,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i9(e, pos, v, cand))
     }
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(
@@ -6120,7 +4752,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(
@@ -6129,7 +4761,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i13(e, pos, v, cand))
     }
     #[inline]
     fn b7<'p, H: Host<'p, P>, const L: usize>(
@@ -6138,7 +4770,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i14(e, pos, v, cand), i15(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i15(e, pos, v, cand))
     }
     #[inline]
     fn b8<'p, H: Host<'p, P>, const L: usize>(
@@ -6147,7 +4779,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i17(e, pos, v, cand))
     }
     #[inline]
     fn b9<'p, H: Host<'p, P>, const L: usize>(
@@ -6156,7 +4788,7 @@ mod p1 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
+        compare(CmpOp::Eq, i18(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b10<'p, H: Host<'p, P>, const L: usize>(
@@ -6167,7 +4799,7 @@ mod p1 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s31(e, pos, v, one, cand).is_empty()
+        !s2(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b11<'p, H: Host<'p, P>, const L: usize>(
@@ -6178,7 +4810,7 @@ mod p1 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s33(e, pos, v, one, cand).is_empty()
+        !s5(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b12<'p, H: Host<'p, P>, const L: usize>(
@@ -6189,7 +4821,7 @@ mod p1 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s35(e, pos, v, one, cand).is_empty()
+        !s8(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b13<'p, H: Host<'p, P>, const L: usize>(
@@ -6200,7 +4832,7 @@ mod p1 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s37(e, pos, v, one, cand).is_empty()
+        !s11(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b14<'p, H: Host<'p, P>, const L: usize>(
@@ -6211,7 +4843,7 @@ mod p1 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s39(e, pos, v, one, cand).is_empty()
+        !s14(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b15<'p, H: Host<'p, P>, const L: usize>(
@@ -6222,7 +4854,7 @@ mod p1 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s41(e, pos, v, one, cand).is_empty()
+        !s17(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b16<'p, H: Host<'p, P>, const L: usize>(
@@ -6233,7 +4865,7 @@ mod p1 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s43(e, pos, v, one, cand).is_empty()
+        !s20(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b17<'p, H: Host<'p, P>, const L: usize>(
@@ -6244,7 +4876,7 @@ mod p1 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s45(e, pos, v, one, cand).is_empty()
+        !s23(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b18<'p, H: Host<'p, P>, const L: usize>(
@@ -6255,7 +4887,7 @@ mod p1 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s47(e, pos, v, one, cand).is_empty()
+        !s26(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b19<'p, H: Host<'p, P>, const L: usize>(
@@ -6276,7 +4908,7 @@ mod p1 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s53(e, pos, v, ALL, cand);
+        let s = s52(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -6296,7 +4928,7 @@ mod p1 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s54(e, pos, v, ALL, cand);
+        let s = s52(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -6316,7 +4948,7 @@ mod p1 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s55(e, pos, v, ALL, cand);
+        let s = s52(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -6365,7 +4997,7 @@ mod p1 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s61(e, pos, v, ALL, cand);
+        let s = s60(e, pos, v, ALL, cand);
         PW5.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -6385,7 +5017,7 @@ mod p1 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s62(e, pos, v, ALL, cand);
+        let s = s60(e, pos, v, ALL, cand);
         PW6.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -6405,7 +5037,7 @@ mod p1 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s63(e, pos, v, ALL, cand);
+        let s = s60(e, pos, v, ALL, cand);
         PW7.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -6427,103 +5059,13 @@ mod p1 {
         s66(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i38(e, pos, v, cand), i39(e, pos, v, cand))
-    }
-    #[inline]
-    fn b37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i40(e, pos, v, cand), i41(e, pos, v, cand))
-    }
-    #[inline]
-    fn b38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i42(e, pos, v, cand), i43(e, pos, v, cand))
-    }
-    #[inline]
-    fn b39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i44(e, pos, v, cand), i45(e, pos, v, cand))
-    }
-    #[inline]
-    fn b40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i46(e, pos, v, cand), i47(e, pos, v, cand))
-    }
-    #[inline]
-    fn b41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i48(e, pos, v, cand), i49(e, pos, v, cand))
-    }
-    #[inline]
-    fn b42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i50(e, pos, v, cand), i51(e, pos, v, cand))
-    }
-    #[inline]
-    fn b43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i52(e, pos, v, cand), i53(e, pos, v, cand))
-    }
-    #[inline]
-    fn b44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i54(e, pos, v, cand), i55(e, pos, v, cand))
-    }
-    #[inline]
-    fn b45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 163, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i56(e, pos, v, cand), i57(e, pos, v, cand))
-    }
-    #[inline]
     fn b46<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
-        s79(e, pos, v, ALL, cand).is_empty()
+        s29(e, pos, v, ALL, cand).is_empty()
     }
 }
 /// Blots
@@ -6693,7 +5235,7 @@ mod p2 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let set = s9(e, &pos, &v, ALL, 0);
+        let set = s3(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -6843,7 +5385,7 @@ mod p2 {
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i3(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -6856,7 +5398,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -6872,7 +5414,7 @@ mod p2 {
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from((1 - e.rt_mover()));
-        let value = i4(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -6890,7 +5432,7 @@ mod p2 {
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i5(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -6917,7 +5459,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
             ap25(e, v, pos, r);
@@ -6933,7 +5475,7 @@ mod p2 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from((1 - e.rt_mover()));
-        let value = i6(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -6971,7 +5513,7 @@ mod p2 {
     #[inline(always)]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(e.rt_mover());
-        let value = i10(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -7047,16 +5589,6 @@ mod p2 {
         if x.is_empty() { x } else { x - s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x3]) & d
-    }
-    #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 4, L>,
@@ -7065,36 +5597,6 @@ mod p2 {
         cand: u16,
     ) -> S {
         pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xc0]) & d
-    }
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
@@ -7124,33 +5626,6 @@ mod p2 {
         x & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let of = s12(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0x7f])).shifted(1),
-            _ => (of & S::from_words([0xfe])).shifted(-1),
-        };
-        x & d
-    }
-    #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 4, L>,
@@ -7158,7 +5633,7 @@ mod p2 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s13(e, pos, v, ALL, cand);
+        let of = s11(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x7f])).shifted(1),
             _ => (of & S::from_words([0xfe])).shifted(-1),
@@ -7176,16 +5651,6 @@ mod p2 {
         s11(e, pos, v, d, cand) | s14(e, pos, v, d, cand)
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 4, L>,
@@ -7194,44 +5659,7 @@ mod p2 {
         cand: u16,
     ) -> S {
         let x = s15(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s16(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
-    }
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let of = s19(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0x7f])).shifted(1),
-            _ => (of & S::from_words([0xfe])).shifted(-1),
-        };
-        x & d
+        if x.is_empty() { x } else { x - s3(e, pos, v, x, cand) }
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -7261,42 +5689,6 @@ mod p2 {
         1
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 4, L>,
@@ -7312,25 +5704,7 @@ mod p2 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
+        i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(
@@ -7377,7 +5751,7 @@ mod p2 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s5(e, pos, v, one, cand).is_empty()
+        !s0(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(
@@ -7399,29 +5773,7 @@ mod p2 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
-        !s7(e, pos, v, one, cand).is_empty()
-    }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        !s8(e, pos, v, one, cand).is_empty()
-    }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        !s18(e, pos, v, one, cand).is_empty()
+        !s1(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b7<'p, H: Host<'p, P>, const L: usize>(
@@ -7430,7 +5782,7 @@ mod p2 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s20(e, pos, v, ALL, cand).is_empty()
+        s11(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
     fn b8<'p, H: Host<'p, P>, const L: usize>(
@@ -7846,7 +6198,7 @@ mod p3 {
     #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(e.rt_mover());
-        let value = i3(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -7922,16 +6274,6 @@ mod p3 {
         R0[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s5<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 4, L>,
@@ -7939,28 +6281,8 @@ mod p3 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s6<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s7<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s8<const L: usize>(
@@ -8021,15 +6343,6 @@ mod p3 {
         1
     }
     #[inline]
-    fn i3<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i4<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 4, L>,
@@ -8064,7 +6377,7 @@ mod p3 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s6(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -8075,7 +6388,7 @@ mod p3 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s7(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -8473,7 +6786,7 @@ mod p4 {
     #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(e.rt_mover());
-        let value = i3(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -8549,16 +6862,6 @@ mod p4 {
         R0[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s5<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 4, L>,
@@ -8566,28 +6869,8 @@ mod p4 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s6<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s7<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s8<const L: usize>(
@@ -8648,15 +6931,6 @@ mod p4 {
         1
     }
     #[inline]
-    fn i3<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i4<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 4, L>,
@@ -8691,7 +6965,7 @@ mod p4 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s6(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -8702,7 +6976,7 @@ mod p4 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s7(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -8913,7 +7187,7 @@ mod p5 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s16(e, &pos, &v, ALL, 0).iter() {
+        for c in s8(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -8953,26 +7227,6 @@ mod p5 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -8980,7 +7234,7 @@ mod p5 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s3(e, pos, v, ALL, cand);
+        let of = s0(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7bdef])).shifted(1)
             | (of & S::from_words([0xfffff])).shifted(5)
             | (of & S::from_words([0x1ef7bde])).shifted(-1)
@@ -8995,18 +7249,8 @@ mod p5 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s2(e, pos, v, d, cand);
+        let x = s1(e, pos, v, d, cand);
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
@@ -9016,7 +7260,7 @@ mod p5 {
         d: S,
         cand: u16,
     ) -> S {
-        let through = s6(e, pos, v, ALL, cand);
+        let through = s1(e, pos, v, ALL, cand);
         let mut reached = s5(e, pos, v, through, cand) & through;
         let mut frontier = reached;
         while !frontier.is_empty() {
@@ -9041,104 +7285,6 @@ mod p5 {
         if x.is_empty() { x } else { x - s7(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let of = s11(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7bdef])).shifted(1)
-            | (of & S::from_words([0xfffff])).shifted(5)
-            | (of & S::from_words([0x1ef7bde])).shifted(-1)
-            | (of & S::from_words([0x1ffffe0])).shifted(-5);
-        x & d
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s10(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s12(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let through = s14(e, pos, v, ALL, cand);
-        let mut reached = s13(e, pos, v, through, cand) & through;
-        let mut frontier = reached;
-        while !frontier.is_empty() {
-            let ring = (frontier & S::from_words([0xf7bdef])).shifted(1)
-                | (frontier & S::from_words([0xfffff])).shifted(5)
-                | (frontier & S::from_words([0x1ef7bde])).shifted(-1)
-                | (frontier & S::from_words([0x1ffffe0])).shifted(-5);
-            frontier = (ring & through) - reached;
-            reached |= frontier;
-        }
-        reached & d
-    }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s9(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s15(e, pos, v, x, cand) }
-    }
-    #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -9149,41 +7295,6 @@ mod p5 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let of = s19(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7bdef])).shifted(1)
-            | (of & S::from_words([0xfffff])).shifted(5)
-            | (of & S::from_words([0x1ef7bde])).shifted(-1)
-            | (of & S::from_words([0x1ffffe0])).shifted(-5);
-        x & d
-    }
-    #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -9191,18 +7302,8 @@ mod p5 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s18(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s20(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
+        let x = s17(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
     #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(
@@ -9212,7 +7313,7 @@ mod p5 {
         d: S,
         cand: u16,
     ) -> S {
-        let through = s22(e, pos, v, ALL, cand);
+        let through = s17(e, pos, v, ALL, cand);
         let mut reached = s21(e, pos, v, through, cand) & through;
         let mut frontier = reached;
         while !frontier.is_empty() {
@@ -9262,15 +7363,6 @@ mod p5 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -9510,7 +7602,7 @@ mod p6 {
     }
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s2(e, &pos, &v, ALL, 0);
+        let set = s1(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -9747,16 +7839,6 @@ mod p6 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -9779,16 +7861,6 @@ mod p6 {
         R2[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -9796,48 +7868,8 @@ mod p6 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s5(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -9867,15 +7899,6 @@ mod p6 {
         e.rt_repetitions(pos.hash, &pos.counters)
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -9900,7 +7923,7 @@ mod p6 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(
@@ -9910,7 +7933,7 @@ mod p6 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s7(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -9921,7 +7944,7 @@ mod p6 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s8(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -9941,7 +7964,7 @@ mod p6 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s9(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -9961,7 +7984,7 @@ mod p6 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s10(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -10089,7 +8112,7 @@ mod p7 {
     }
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s8(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -10334,26 +8357,6 @@ mod p7 {
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -10361,8 +8364,8 @@ mod p7 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s5(e, pos, v, ALL, cand);
-        let end = s6(e, pos, v, ALL, cand);
+        let run = s1(e, pos, v, ALL, cand);
+        let end = s2(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
@@ -10407,63 +8410,13 @@ mod p7 {
         out & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s2(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(
@@ -10472,25 +8425,7 @@ mod p7 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -10508,7 +8443,7 @@ mod p7 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Gt, i1(e, pos, v, cand), i0(e, pos, v, cand))
     }
     /// The cells after each cell against shift 4.
     static RAY0: [S; 16] = [
@@ -10879,16 +8814,6 @@ mod p8 {
         d - pos.occupied
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -10907,7 +8832,7 @@ mod p8 {
         cand: u16,
     ) -> S {
         let x = s4(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
@@ -10963,15 +8888,6 @@ mod p8 {
     }
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
@@ -13484,7 +11400,7 @@ mod p9 {
     }
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s8(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -13791,26 +11707,6 @@ mod p9 {
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<4, 0, 0, L>,
@@ -13818,8 +11714,8 @@ mod p9 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s5(e, pos, v, ALL, cand);
-        let end = s6(e, pos, v, ALL, cand);
+        let run = s1(e, pos, v, ALL, cand);
+        let end = s2(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
         start.insert(usize::from(v[0]));
         let out = {
@@ -13965,103 +11861,13 @@ mod p9 {
         out & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s2(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(
@@ -14070,25 +11876,7 @@ mod p9 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -14102,7 +11890,7 @@ mod p9 {
         if a == b {
             return false;
         }
-        let s = s9(e, pos, v, ALL, cand);
+        let s = s2(e, pos, v, ALL, cand);
         PI0[a..b].iter().any(|inst| inst.is_subset(&s))
     }
     #[inline]
@@ -14117,7 +11905,7 @@ mod p9 {
         if a == b {
             return false;
         }
-        let s = s10(e, pos, v, ALL, cand);
+        let s = s2(e, pos, v, ALL, cand);
         PI1[a..b].iter().any(|inst| inst.is_subset(&s))
     }
     #[inline]
@@ -14141,7 +11929,7 @@ mod p9 {
         if a == b {
             return false;
         }
-        let s = s11(e, pos, v, ALL, cand);
+        let s = s2(e, pos, v, ALL, cand);
         PI2[a..b].iter().any(|inst| inst.is_subset(&s))
     }
     #[inline]
@@ -14165,7 +11953,7 @@ mod p9 {
         if a == b {
             return false;
         }
-        let s = s12(e, pos, v, ALL, cand);
+        let s = s2(e, pos, v, ALL, cand);
         PI3[a..b].iter().any(|inst| inst.is_subset(&s))
     }
     #[inline]
@@ -14193,7 +11981,7 @@ mod p9 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Gt, i1(e, pos, v, cand), i0(e, pos, v, cand))
     }
 }
 /// Gather
@@ -14389,16 +12177,6 @@ mod p10 {
         s2(e, pos, v, d, cand) | s3(e, pos, v, d, cand)
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -14406,7 +12184,7 @@ mod p10 {
         d: S,
         cand: u16,
     ) -> S {
-        let through = s5(e, pos, v, ALL, cand);
+        let through = s1(e, pos, v, ALL, cand);
         let mut reached = s4(e, pos, v, through, cand) & through;
         let mut frontier = reached;
         while !frontier.is_empty() {
@@ -14422,16 +12200,6 @@ mod p10 {
             reached |= frontier;
         }
         reached & d
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -14461,15 +12229,6 @@ mod p10 {
         i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -14485,7 +12244,7 @@ mod p10 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i0(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -14607,7 +12366,7 @@ mod p11 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[0]);
-        let value = i24(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -14662,16 +12421,6 @@ mod p11 {
         S::from_words([0x15]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x3f]) & d
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 6, L>,
@@ -14707,16 +12456,6 @@ mod p11 {
             }
         }
         out
-    }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x3f]) & d
     }
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
@@ -14758,7 +12497,7 @@ mod p11 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s6(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s9(e, pos, v, x, cand) }
     }
     #[inline]
@@ -14789,16 +12528,6 @@ mod p11 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 6, L>,
@@ -14817,15 +12546,6 @@ mod p11 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 6, L>,
@@ -14842,15 +12562,6 @@ mod p11 {
         cand: u16,
     ) -> i32 {
         pos.counters[0usize + usize::from(cand)]
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(
@@ -14898,15 +12609,6 @@ mod p11 {
         int_op(IntOp::Max, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
     fn i12<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 6, L>,
@@ -14922,7 +12624,7 @@ mod p11 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Sub, i11(e, pos, v, cand), i12(e, pos, v, cand))
+        int_op(IntOp::Sub, i0(e, pos, v, cand), i12(e, pos, v, cand))
     }
     #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(
@@ -14988,58 +12690,13 @@ mod p11 {
         pos.counters[0usize + usize::from(v[1])]
     }
     #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0usize + usize::from(v[0])]
-    }
-    #[inline]
     fn i23<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Max, i21(e, pos, v, cand), i22(e, pos, v, cand))
-    }
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
+        int_op(IntOp::Max, i18(e, pos, v, cand), i17(e, pos, v, cand))
     }
     #[inline]
     fn i27<'p, H: Host<'p, P>, const L: usize>(
@@ -15048,7 +12705,7 @@ mod p11 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        if b5(e, pos, v, cand) { i25(e, pos, v, cand) } else { i26(e, pos, v, cand) }
+        if b5(e, pos, v, cand) { i18(e, pos, v, cand) } else { i3(e, pos, v, cand) }
     }
     #[inline]
     fn i28<'p, H: Host<'p, P>, const L: usize>(
@@ -15057,7 +12714,7 @@ mod p11 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        ops::cell_sum(&pos.counters, 0usize, &s13(e, pos, v, ALL, cand))
+        ops::cell_sum(&pos.counters, 0usize, &s12(e, pos, v, ALL, cand))
     }
     #[inline]
     fn i29<'p, H: Host<'p, P>, const L: usize>(
@@ -15084,7 +12741,7 @@ mod p11 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -15093,7 +12750,7 @@ mod p11 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        compare(CmpOp::Gt, i4(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(
@@ -15354,7 +13011,7 @@ mod p12 {
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -15447,16 +13104,6 @@ mod p12 {
         R0[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -15464,18 +13111,8 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
@@ -15495,39 +13132,8 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s6(e, pos, v, d, cand);
+        let x = s1(e, pos, v, d, cand);
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x660]) & d
-    }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s9(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
     #[inline]
     fn s12<'p, H: Host<'p, P>, const L: usize>(
@@ -15540,16 +13146,6 @@ mod p12 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x660]) & d
-    }
-    #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -15558,69 +13154,7 @@ mod p12 {
         cand: u16,
     ) -> S {
         let x = s12(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x660]) & d
-    }
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s15(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x660]) & d
-    }
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s18(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(
@@ -15633,16 +13167,6 @@ mod p12 {
         pos.of_player(0u8) & d
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x660]) & d
-    }
-    #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -15651,17 +13175,7 @@ mod p12 {
         cand: u16,
     ) -> S {
         let x = s21(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s22(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(0u8) & d
+        if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
     fn s25<'p, H: Host<'p, P>, const L: usize>(
@@ -15681,7 +13195,7 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s24(e, pos, v, d, cand);
+        let x = s21(e, pos, v, d, cand);
         if x.is_empty() { x } else { s25(e, pos, v, x, cand) }
     }
     #[inline]
@@ -15695,16 +13209,6 @@ mod p12 {
         pos.of_player(1u8) & d
     }
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x660]) & d
-    }
-    #[inline]
     fn s29<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -15713,27 +13217,7 @@ mod p12 {
         cand: u16,
     ) -> S {
         let x = s27(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s28(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(1u8) & d
-    }
-    #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x6996]) & d
+        if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
     fn s32<'p, H: Host<'p, P>, const L: usize>(
@@ -15743,8 +13227,8 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s30(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s31(e, pos, v, x, cand) }
+        let x = s27(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s25(e, pos, v, x, cand) }
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -15792,15 +13276,6 @@ mod p12 {
         3
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -15819,15 +13294,6 @@ mod p12 {
         16
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -15835,33 +13301,6 @@ mod p12 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
     }
     #[inline]
     fn i13<'p, H: Host<'p, P>, const L: usize>(
@@ -15879,7 +13318,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i12(e, pos, v, cand), i13(e, pos, v, cand))
+        int_op(IntOp::Mul, i4(e, pos, v, cand), i13(e, pos, v, cand))
     }
     #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(
@@ -15900,15 +13339,6 @@ mod p12 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i18<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -15924,7 +13354,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i17(e, pos, v, cand), i18(e, pos, v, cand))
+        int_op(IntOp::Mul, i4(e, pos, v, cand), i18(e, pos, v, cand))
     }
     #[inline]
     fn i20<'p, H: Host<'p, P>, const L: usize>(
@@ -15978,7 +13408,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        compare(CmpOp::Gt, i3(e, pos, v, cand), i9(e, pos, v, cand))
     }
     #[inline]
     fn b4<'p, H: Host<'p, P>, const L: usize>(
@@ -15987,7 +13417,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Lt, i10(e, pos, v, cand), i11(e, pos, v, cand))
+        compare(CmpOp::Lt, i3(e, pos, v, cand), i9(e, pos, v, cand))
     }
 }
 /// Leapers
@@ -16218,7 +13648,7 @@ mod p13 {
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i80(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -16263,16 +13693,6 @@ mod p13 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1]) & d
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -16293,27 +13713,7 @@ mod p13 {
         S::from_words([0x1001]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x8]) & d
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
@@ -16384,17 +13784,6 @@ mod p13 {
         if x.is_empty() { x } else { s12(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s11(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s12(e, pos, v, x, cand) }
-    }
-    #[inline]
     fn s15<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -16426,17 +13815,6 @@ mod p13 {
         if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s15(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
-    }
-    #[inline]
     fn s19<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -16444,17 +13822,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        s14(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i15(e, pos, v, cand))) & d
+        s13(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
     }
     #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(
@@ -16474,18 +13842,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s20(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s20(e, pos, v, d, cand);
+        let x = s15(e, pos, v, d, cand);
         if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
     }
     #[inline]
@@ -16496,17 +13853,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        s19(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i21(e, pos, v, cand))) & d
+        s19(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
     #[inline]
     fn s26<'p, H: Host<'p, P>, const L: usize>(
@@ -16526,18 +13873,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s25(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s25(e, pos, v, d, cand);
+        let x = s11(e, pos, v, d, cand);
         if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
     }
     #[inline]
@@ -16548,7 +13884,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        s24(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
+        s24(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
     #[inline]
     fn s30<'p, H: Host<'p, P>, const L: usize>(
@@ -16561,16 +13897,6 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i27(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i29(e, pos, v, cand))) & d
-    }
-    #[inline]
     fn s32<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -16579,18 +13905,7 @@ mod p13 {
         cand: u16,
     ) -> S {
         let x = s30(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s31(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s30(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s31(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
     }
     #[inline]
     fn s34<'p, H: Host<'p, P>, const L: usize>(
@@ -16600,7 +13915,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        s29(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
+        s29(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
     #[inline]
     fn s35<'p, H: Host<'p, P>, const L: usize>(
@@ -16613,16 +13928,6 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i33(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i35(e, pos, v, cand))) & d
-    }
-    #[inline]
     fn s37<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -16631,18 +13936,7 @@ mod p13 {
         cand: u16,
     ) -> S {
         let x = s35(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s36(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s35(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s36(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
     }
     #[inline]
     fn s39<'p, H: Host<'p, P>, const L: usize>(
@@ -16652,27 +13946,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        s34(e, pos, v, d, cand) | s38(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i39(e, pos, v, cand))) & d
-    }
-    #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i41(e, pos, v, cand))) & d
+        s34(e, pos, v, d, cand) | s37(e, pos, v, d, cand)
     }
     #[inline]
     fn s42<'p, H: Host<'p, P>, const L: usize>(
@@ -16682,19 +13956,8 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s40(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s41(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s40(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s41(e, pos, v, x, cand) }
+        let x = s35(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
     }
     #[inline]
     fn s44<'p, H: Host<'p, P>, const L: usize>(
@@ -16704,27 +13967,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        s39(e, pos, v, d, cand) | s43(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i45(e, pos, v, cand))) & d
-    }
-    #[inline]
-    fn s46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i47(e, pos, v, cand))) & d
+        s39(e, pos, v, d, cand) | s42(e, pos, v, d, cand)
     }
     #[inline]
     fn s47<'p, H: Host<'p, P>, const L: usize>(
@@ -16734,19 +13977,8 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s45(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s46(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s48<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s45(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s46(e, pos, v, x, cand) }
+        let x = s30(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s12(e, pos, v, x, cand) }
     }
     #[inline]
     fn s49<'p, H: Host<'p, P>, const L: usize>(
@@ -16756,17 +13988,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        s44(e, pos, v, d, cand) | s48(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s50<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
+        s44(e, pos, v, d, cand) | s47(e, pos, v, d, cand)
     }
     #[inline]
     fn s51<'p, H: Host<'p, P>, const L: usize>(
@@ -16777,7 +13999,7 @@ mod p13 {
         cand: u16,
     ) -> S {
         let x = s49(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s50(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { x - s10(e, pos, v, x, cand) }
     }
     #[inline]
     fn s52<'p, H: Host<'p, P>, const L: usize>(
@@ -16807,21 +14029,10 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i51(e, pos, v, cand))) & d
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i1(e, pos, v, cand))) & d
     }
     #[inline]
     fn s55<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s53(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s54(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s56<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
@@ -16850,17 +14061,7 @@ mod p13 {
         cand: u16,
     ) -> S {
         let x = s57(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s56(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s59<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
+        if x.is_empty() { x } else { s55(e, pos, v, x, cand) }
     }
     #[inline]
     fn s60<'p, H: Host<'p, P>, const L: usize>(
@@ -16882,7 +14083,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        s59(e, pos, v, d, cand) | s60(e, pos, v, d, cand)
+        s0(e, pos, v, d, cand) | s60(e, pos, v, d, cand)
     }
     #[inline]
     fn s62<'p, H: Host<'p, P>, const L: usize>(
@@ -17048,27 +14249,6 @@ mod p13 {
         if x.is_empty() { x } else { s75(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s77<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s74(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s75(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s78<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s79<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -17076,18 +14256,8 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s78(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s77(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s80<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let x = s57(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s76(e, pos, v, x, cand) }
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -17144,49 +14314,13 @@ mod p13 {
         int_op(IntOp::Add, i1(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Add, i6(e, pos, v, cand), i8(e, pos, v, cand))
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
+        int_op(IntOp::Add, i0(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(
@@ -17195,43 +14329,7 @@ mod p13 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Add, i7(e, pos, v, cand), i10(e, pos, v, cand))
-    }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i12(e, pos, v, cand), i14(e, pos, v, cand))
+        int_op(IntOp::Add, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn i16<'p, H: Host<'p, P>, const L: usize>(
@@ -17249,43 +14347,7 @@ mod p13 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Add, i13(e, pos, v, cand), i16(e, pos, v, cand))
-    }
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i18(e, pos, v, cand), i20(e, pos, v, cand))
+        int_op(IntOp::Add, i1(e, pos, v, cand), i16(e, pos, v, cand))
     }
     #[inline]
     fn i22<'p, H: Host<'p, P>, const L: usize>(
@@ -17303,34 +14365,7 @@ mod p13 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Add, i19(e, pos, v, cand), i22(e, pos, v, cand))
-    }
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -1
+        int_op(IntOp::Add, i1(e, pos, v, cand), i22(e, pos, v, cand))
     }
     #[inline]
     fn i27<'p, H: Host<'p, P>, const L: usize>(
@@ -17339,52 +14374,7 @@ mod p13 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Add, i24(e, pos, v, cand), i26(e, pos, v, cand))
-    }
-    #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -2
-    }
-    #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i25(e, pos, v, cand), i28(e, pos, v, cand))
-    }
-    #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
-    fn i31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -2
+        int_op(IntOp::Add, i0(e, pos, v, cand), i16(e, pos, v, cand))
     }
     #[inline]
     fn i33<'p, H: Host<'p, P>, const L: usize>(
@@ -17393,133 +14383,7 @@ mod p13 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Add, i30(e, pos, v, cand), i32(e, pos, v, cand))
-    }
-    #[inline]
-    fn i34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -1
-    }
-    #[inline]
-    fn i35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i31(e, pos, v, cand), i34(e, pos, v, cand))
-    }
-    #[inline]
-    fn i36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
-    fn i37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -2
-    }
-    #[inline]
-    fn i39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i36(e, pos, v, cand), i38(e, pos, v, cand))
-    }
-    #[inline]
-    fn i40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i37(e, pos, v, cand), i40(e, pos, v, cand))
-    }
-    #[inline]
-    fn i42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
-    fn i43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -1
-    }
-    #[inline]
-    fn i45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i42(e, pos, v, cand), i44(e, pos, v, cand))
-    }
-    #[inline]
-    fn i46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
-    fn i47<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i43(e, pos, v, cand), i46(e, pos, v, cand))
+        int_op(IntOp::Add, i0(e, pos, v, cand), i22(e, pos, v, cand))
     }
     #[inline]
     fn i48<'p, H: Host<'p, P>, const L: usize>(
@@ -17531,31 +14395,13 @@ mod p13 {
         3
     }
     #[inline]
-    fn i49<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
     fn i50<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Sub, i48(e, pos, v, cand), i49(e, pos, v, cand))
-    }
-    #[inline]
-    fn i51<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
+        int_op(IntOp::Sub, i48(e, pos, v, cand), i0(e, pos, v, cand))
     }
     #[inline]
     fn i52<'p, H: Host<'p, P>, const L: usize>(
@@ -17576,22 +14422,13 @@ mod p13 {
         i32::try_from(s67(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i54<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i55<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i53(e, pos, v, cand), i54(e, pos, v, cand))
+        int_op(IntOp::Mul, i53(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn i56<'p, H: Host<'p, P>, const L: usize>(
@@ -17612,22 +14449,13 @@ mod p13 {
         i32::try_from(s69(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i58<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
     fn i59<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i57(e, pos, v, cand), i58(e, pos, v, cand))
+        int_op(IntOp::Mul, i57(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
     fn i60<'p, H: Host<'p, P>, const L: usize>(
@@ -17639,15 +14467,6 @@ mod p13 {
         int_op(IntOp::Add, i56(e, pos, v, cand), i59(e, pos, v, cand))
     }
     #[inline]
-    fn i61<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i62<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -17657,22 +14476,13 @@ mod p13 {
         i32::try_from(s71(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i63<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i64<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i62(e, pos, v, cand), i63(e, pos, v, cand))
+        int_op(IntOp::Mul, i62(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn i65<'p, H: Host<'p, P>, const L: usize>(
@@ -17681,7 +14491,7 @@ mod p13 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Add, i61(e, pos, v, cand), i64(e, pos, v, cand))
+        int_op(IntOp::Add, i52(e, pos, v, cand), i64(e, pos, v, cand))
     }
     #[inline]
     fn i66<'p, H: Host<'p, P>, const L: usize>(
@@ -17693,22 +14503,13 @@ mod p13 {
         i32::try_from(s73(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i67<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
     fn i68<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i66(e, pos, v, cand), i67(e, pos, v, cand))
+        int_op(IntOp::Mul, i66(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
     fn i69<'p, H: Host<'p, P>, const L: usize>(
@@ -17720,31 +14521,13 @@ mod p13 {
         int_op(IntOp::Add, i65(e, pos, v, cand), i68(e, pos, v, cand))
     }
     #[inline]
-    fn i70<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i71<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Add, i60(e, pos, v, cand), i70(e, pos, v, cand))
-    }
-    #[inline]
-    fn i72<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
+        int_op(IntOp::Add, i60(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn i73<'p, H: Host<'p, P>, const L: usize>(
@@ -17753,7 +14536,7 @@ mod p13 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Add, i69(e, pos, v, cand), i72(e, pos, v, cand))
+        int_op(IntOp::Add, i69(e, pos, v, cand), i52(e, pos, v, cand))
     }
     #[inline]
     fn i74<'p, H: Host<'p, P>, const L: usize>(
@@ -17763,15 +14546,6 @@ mod p13 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s65(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i75<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i76<'p, H: Host<'p, P>, const L: usize>(
@@ -17798,25 +14572,7 @@ mod p13 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s80(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i79<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i80<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
+        i32::try_from(s52(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i81<'p, H: Host<'p, P>, const L: usize>(
@@ -17854,7 +14610,7 @@ mod p13 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i74(e, pos, v, cand), i75(e, pos, v, cand))
+        compare(CmpOp::Eq, i74(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -17863,7 +14619,7 @@ mod p13 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s80(e, pos, v, ALL, cand).is_empty()
+        s52(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(
@@ -18177,46 +14933,6 @@ mod p14 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -18251,7 +14967,7 @@ mod p14 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s2(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -18262,7 +14978,7 @@ mod p14 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s3(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -18282,7 +14998,7 @@ mod p14 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s4(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -18302,7 +15018,7 @@ mod p14 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s5(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -18429,7 +15145,7 @@ mod p15 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s6(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -18472,16 +15188,6 @@ mod p15 {
         R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -18489,30 +15195,8 @@ mod p15 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s3(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -20619,7 +17303,7 @@ mod p16 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i29(e, &pos, &v, 0);
-        for c in s17(e, &pos, &v, ALL, 0).iter() {
+        for c in s11(e, &pos, &v, ALL, 0).iter() {
             let slot = 83usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -20630,8 +17314,8 @@ mod p16 {
     }
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i30(e, &pos, &v, 0);
-        for c in s18(e, &pos, &v, ALL, 0).iter() {
+        let value = i27(e, &pos, &v, 0);
+        for c in s11(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -20668,8 +17352,8 @@ mod p16 {
     }
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i35(e, &pos, &v, 0);
-        for c in s28(e, &pos, &v, ALL, 0).iter() {
+        let value = i27(e, &pos, &v, 0);
+        for c in s11(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -20719,7 +17403,7 @@ mod p16 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i55(e, &pos, &v, 0);
+        let value = i54(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -20770,7 +17454,7 @@ mod p16 {
         cand: u16,
     ) -> S {
         let within = s0(e, pos, v, d, cand);
-        let value = i7(e, pos, v, cand);
+        let value = i2(e, pos, v, cand);
         let keep = |c: usize| compare(CmpOp::Eq, i6(e, pos, v, c as u16), value);
         e.program().board.rows_where(0, within, keep)
     }
@@ -20834,7 +17518,7 @@ mod p16 {
     ) -> S {
         let within = s7(e, pos, v, d, cand);
         let value = i20(e, pos, v, cand);
-        let keep = |c: usize| compare(CmpOp::Eq, i17(e, pos, v, c as u16), value);
+        let keep = |c: usize| compare(CmpOp::Eq, i6(e, pos, v, c as u16), value);
         e.program().board.rows_where(0, within, keep)
     }
     #[inline]
@@ -20847,7 +17531,7 @@ mod p16 {
     ) -> S {
         let within = s8(e, pos, v, d, cand);
         let value = i26(e, pos, v, cand);
-        let keep = |c: usize| compare(CmpOp::Eq, i23(e, pos, v, c as u16), value);
+        let keep = |c: usize| compare(CmpOp::Eq, i10(e, pos, v, c as u16), value);
         e.program().board.rows_where(1, within, keep)
     }
     #[inline]
@@ -20892,66 +17576,6 @@ mod p16 {
         pos.locals[1] & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
-    }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
-    }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
-    }
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[0] & d
-    }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[0] & d
-    }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xffffffffffffffff, 0x1ffff]) & d
-    }
-    #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
@@ -20959,7 +17583,7 @@ mod p16 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s19(e, pos, v, d, cand);
+        let x = s7(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b18(e, pos, v, c as u16) {
@@ -20979,56 +17603,6 @@ mod p16 {
         pos.locals[2] & d
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[2] & d
-    }
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[2] & d
-    }
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[2] & d
-    }
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[0] & d
-    }
-    #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s27<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
@@ -21036,28 +17610,8 @@ mod p16 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s25(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[0] & d
-    }
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xffffffffffffffff, 0x1ffff]) & d
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s0(e, pos, v, x, cand) }
     }
     #[inline]
     fn s30<'p, H: Host<'p, P>, const L: usize>(
@@ -21067,9 +17621,9 @@ mod p16 {
         d: S,
         cand: u16,
     ) -> S {
-        let within = s29(e, pos, v, d, cand);
-        let value = i45(e, pos, v, cand);
-        let keep = |c: usize| compare(CmpOp::Eq, i44(e, pos, v, c as u16), value);
+        let within = s7(e, pos, v, d, cand);
+        let value = i2(e, pos, v, cand);
+        let keep = |c: usize| compare(CmpOp::Eq, i6(e, pos, v, c as u16), value);
         e.program().board.rows_where(0, within, keep)
     }
     #[inline]
@@ -21081,8 +17635,8 @@ mod p16 {
         cand: u16,
     ) -> S {
         let within = s30(e, pos, v, d, cand);
-        let value = i49(e, pos, v, cand);
-        let keep = |c: usize| compare(CmpOp::Eq, i48(e, pos, v, c as u16), value);
+        let value = i11(e, pos, v, cand);
+        let keep = |c: usize| compare(CmpOp::Eq, i10(e, pos, v, c as u16), value);
         e.program().board.rows_where(1, within, keep)
     }
     #[inline]
@@ -21096,7 +17650,7 @@ mod p16 {
         let x = s31(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b30(e, pos, v, c as u16) {
+            if !b0(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -21130,15 +17684,6 @@ mod p16 {
         pos.counters[0]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
@@ -21166,15 +17711,6 @@ mod p16 {
         int_op(IntOp::Div, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
@@ -21184,22 +17720,13 @@ mod p16 {
         AXIS1[usize::from(cand)]
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Div, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        int_op(IntOp::Div, i8(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(
@@ -21238,33 +17765,6 @@ mod p16 {
         if b1(e, pos, v, cand) { i12(e, pos, v, cand) } else { i13(e, pos, v, cand) }
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Div, i15(e, pos, v, cand), i16(e, pos, v, cand))
-    }
-    #[inline]
     fn i18<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
@@ -21274,49 +17774,13 @@ mod p16 {
         AXIS0[usize::from(v[0])]
     }
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i20<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Div, i18(e, pos, v, cand), i19(e, pos, v, cand))
-    }
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Div, i21(e, pos, v, cand), i22(e, pos, v, cand))
+        int_op(IntOp::Div, i18(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn i24<'p, H: Host<'p, P>, const L: usize>(
@@ -21328,22 +17792,13 @@ mod p16 {
         AXIS1[usize::from(v[0])]
     }
     #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i26<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Div, i24(e, pos, v, cand), i25(e, pos, v, cand))
+        int_op(IntOp::Div, i24(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn i27<'p, H: Host<'p, P>, const L: usize>(
@@ -21373,15 +17828,6 @@ mod p16 {
         if b17(e, pos, v, cand) { i27(e, pos, v, cand) } else { i28(e, pos, v, cand) }
     }
     #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i31<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
@@ -21409,67 +17855,13 @@ mod p16 {
         i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(v[0])]
-    }
-    #[inline]
-    fn i37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i38<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Rem, i36(e, pos, v, cand), i37(e, pos, v, cand))
-    }
-    #[inline]
-    fn i39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
+        int_op(IntOp::Rem, i18(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn i41<'p, H: Host<'p, P>, const L: usize>(
@@ -21478,97 +17870,7 @@ mod p16 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Rem, i39(e, pos, v, cand), i40(e, pos, v, cand))
-    }
-    #[inline]
-    fn i42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-    #[inline]
-    fn i43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
-    fn i44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Div, i42(e, pos, v, cand), i43(e, pos, v, cand))
-    }
-    #[inline]
-    fn i45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
-    fn i47<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
-    fn i48<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Div, i46(e, pos, v, cand), i47(e, pos, v, cand))
-    }
-    #[inline]
-    fn i49<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1]
-    }
-    #[inline]
-    fn i50<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[2usize + usize::from(cand)]
-    }
-    #[inline]
-    fn i51<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
+        int_op(IntOp::Rem, i24(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn i52<'p, H: Host<'p, P>, const L: usize>(
@@ -21580,25 +17882,7 @@ mod p16 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i53<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i54<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -1
-    }
-    #[inline]
-    fn i55<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
@@ -21622,7 +17906,7 @@ mod p16 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Lt, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Lt, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -21631,7 +17915,7 @@ mod p16 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        compare(CmpOp::Eq, i6(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(
@@ -21676,7 +17960,7 @@ mod p16 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i17(e, pos, v, cand), i20(e, pos, v, cand))
+        compare(CmpOp::Eq, i6(e, pos, v, cand), i20(e, pos, v, cand))
     }
     #[inline]
     fn b8<'p, H: Host<'p, P>, const L: usize>(
@@ -21685,7 +17969,7 @@ mod p16 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i23(e, pos, v, cand), i26(e, pos, v, cand))
+        compare(CmpOp::Eq, i10(e, pos, v, cand), i26(e, pos, v, cand))
     }
     #[inline]
     fn b9<'p, H: Host<'p, P>, const L: usize>(
@@ -21715,7 +17999,7 @@ mod p16 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s14(e, pos, v, ALL, cand);
+        let s = s13(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -21735,7 +18019,7 @@ mod p16 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s15(e, pos, v, ALL, cand);
+        let s = s13(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -21755,7 +18039,7 @@ mod p16 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s16(e, pos, v, ALL, cand);
+        let s = s13(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -21804,7 +18088,7 @@ mod p16 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s22(e, pos, v, ALL, cand);
+        let s = s21(e, pos, v, ALL, cand);
         PW5.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -21824,7 +18108,7 @@ mod p16 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s23(e, pos, v, ALL, cand);
+        let s = s21(e, pos, v, ALL, cand);
         PW6.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -21844,7 +18128,7 @@ mod p16 {
         cand: u16,
     ) -> bool {
         let c = usize::from(v[0]);
-        let s = s24(e, pos, v, ALL, cand);
+        let s = s21(e, pos, v, ALL, cand);
         PW7.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -21866,49 +18150,13 @@ mod p16 {
         s27(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i44(e, pos, v, cand), i45(e, pos, v, cand))
-    }
-    #[inline]
-    fn b28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i48(e, pos, v, cand), i49(e, pos, v, cand))
-    }
-    #[inline]
-    fn b29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        b27(e, pos, v, cand) && b28(e, pos, v, cand)
-    }
-    #[inline]
-    fn b30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 0, 164, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i50(e, pos, v, cand), i51(e, pos, v, cand))
-    }
-    #[inline]
     fn b31<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
-        b29(e, pos, v, cand) && b30(e, pos, v, cand)
+        b4(e, pos, v, cand) && b0(e, pos, v, cand)
     }
     #[inline]
     fn b32<'p, H: Host<'p, P>, const L: usize>(
@@ -22301,16 +18549,6 @@ mod p17 {
         S::from_words([0x20]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x20]) & d
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -22341,16 +18579,6 @@ mod p17 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -22370,7 +18598,7 @@ mod p17 {
         d: S,
         cand: u16,
     ) -> S {
-        s6(e, pos, v, d, cand) | s7(e, pos, v, d, cand)
+        s0(e, pos, v, d, cand) | s7(e, pos, v, d, cand)
     }
     #[inline]
     fn s9<'p, H: Host<'p, P>, const L: usize>(
@@ -22409,53 +18637,6 @@ mod p17 {
         if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        s12(e, pos, v, d, cand) | s13(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let of = s14(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xdb])).shifted(1)
-            | (of & S::from_words([0x3f])).shifted(3)
-            | (of & S::from_words([0x1b6])).shifted(-1)
-            | (of & S::from_words([0x1f8])).shifted(-3);
-        x & d
-    }
-    #[inline]
     fn s16<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 1, L>,
@@ -22474,74 +18655,7 @@ mod p17 {
         cand: u16,
     ) -> S {
         let x = s16(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s15(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        s18(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let of = s20(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xdb])).shifted(1)
-            | (of & S::from_words([0x3f])).shifted(3)
-            | (of & S::from_words([0x1b6])).shifted(-1)
-            | (of & S::from_words([0x1f8])).shifted(-3);
-        x & d
-    }
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
+        if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
     #[inline]
     fn s24<'p, H: Host<'p, P>, const L: usize>(
@@ -22563,7 +18677,7 @@ mod p17 {
         d: S,
         cand: u16,
     ) -> S {
-        s23(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
+        s0(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
     }
     #[inline]
     fn s26<'p, H: Host<'p, P>, const L: usize>(
@@ -22573,7 +18687,7 @@ mod p17 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s22(e, pos, v, d, cand);
+        let x = s10(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s25(e, pos, v, x, cand) }
     }
     #[inline]
@@ -22585,7 +18699,7 @@ mod p17 {
         cand: u16,
     ) -> S {
         let x = s26(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
     #[inline]
     fn s28<'p, H: Host<'p, P>, const L: usize>(
@@ -22972,16 +19086,6 @@ mod p18 {
         R4[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -22990,7 +19094,7 @@ mod p18 {
         cand: u16,
     ) -> S {
         let x = s4(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s5(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { x - s2(e, pos, v, x, cand) }
     }
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
@@ -23030,25 +19134,7 @@ mod p18 {
         AXIS1[usize::from(cand)]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
-    }
-    #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::from(v[1])
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
@@ -23072,7 +19158,7 @@ mod p18 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -23284,7 +19370,7 @@ mod p19 {
             return;
         }
         let slot = 0usize + usize::from(pos.owner(usize::from(v[1])));
-        let value = i5(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -23316,16 +19402,6 @@ mod p19 {
         d & pos.occupied
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
@@ -23343,7 +19419,7 @@ mod p19 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s2(e, pos, v, d, cand);
+        let x = s1(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s3(e, pos, v, x, cand) }
     }
     #[inline]
@@ -23390,15 +19466,6 @@ mod p19 {
         cand: u16,
     ) -> i32 {
         3
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -23829,7 +19896,7 @@ mod p20 {
     ) {
         let mut pos = *pos;
         let slot = 2usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at11(e, v, &pos, m, g);
@@ -23921,7 +19988,7 @@ mod p20 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b6(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             at18(e, v, &pos, m, g);
         } else {
             at20(e, v, &pos, m, g);
@@ -23981,7 +20048,7 @@ mod p20 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let s = s13(e, &pos, &v, ALL, 0);
+        let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -23998,7 +20065,7 @@ mod p20 {
     ) {
         let mut pos = *pos;
         let slot = 2usize;
-        let value = i15(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Sub.apply(old, value));
         at12(e, v, &pos, m, g);
@@ -24090,7 +20157,7 @@ mod p20 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i2(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -24144,7 +20211,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -24186,7 +20253,7 @@ mod p20 {
     }
     #[inline]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s13(e, &pos, &v, ALL, 0);
+        let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -24196,7 +20263,7 @@ mod p20 {
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i15(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -24221,7 +20288,7 @@ mod p20 {
     #[inline(always)]
     fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i16(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -24301,18 +20368,6 @@ mod p20 {
         one & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -24322,19 +20377,7 @@ mod p20 {
     ) -> S {
         let rel = &e.program().relations[4];
         let dir = u8::try_from(v[2]).unwrap_or(255);
-        rel.step_along(dir, s4(e, pos, v, ALL, cand)) & d
-    }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
+        rel.step_along(dir, s3(e, pos, v, ALL, cand)) & d
     }
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
@@ -24354,19 +20397,7 @@ mod p20 {
                 .copied()
                 .unwrap_or(255)
         };
-        rel.step_along(dir, s6(e, pos, v, ALL, cand)) & d
-    }
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
+        rel.step_along(dir, s3(e, pos, v, ALL, cand)) & d
     }
     #[inline]
     fn s9<'p, H: Host<'p, P>, const L: usize>(
@@ -24386,63 +20417,7 @@ mod p20 {
                 .copied()
                 .unwrap_or(255)
         };
-        rel.step_along(dir, s8(e, pos, v, ALL, cand)) & d
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let rel = &e.program().relations[4];
-        let dir = {
-            let i = u8::try_from(v[2]).unwrap_or(255);
-            e.program()
-                .relations[4]
-                .mirrors[0]
-                .get(usize::from(i))
-                .copied()
-                .unwrap_or(255)
-        };
-        rel.step_along(dir, s10(e, pos, v, ALL, cand)) & d
-    }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let rel = &e.program().relations[4];
-        let dir = u8::try_from(v[2]).unwrap_or(255);
-        rel.step_along(dir, s12(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s3(e, pos, v, ALL, cand)) & d
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -24481,15 +20456,6 @@ mod p20 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -24497,15 +20463,6 @@ mod p20 {
         cand: u16,
     ) -> i32 {
         pos.counters[2]
-    }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
@@ -24517,15 +20474,6 @@ mod p20 {
         i32::try_from(s5(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -24535,15 +20483,6 @@ mod p20 {
         i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -24551,51 +20490,6 @@ mod p20 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i17<'p, H: Host<'p, P>, const L: usize>(
@@ -24616,87 +20510,6 @@ mod p20 {
         4
     }
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(v[0])]
-    }
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        4
-    }
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1]
-    }
-    #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -24712,7 +20525,7 @@ mod p20 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i5(e, pos, v, cand), i6(e, pos, v, cand))
+        compare(CmpOp::Gt, i5(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -24749,15 +20562,6 @@ mod p20 {
         cand: u16,
     ) -> bool {
         b3(e, pos, v, cand) && b4(e, pos, v, cand)
-    }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        s11(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
     fn b7<'p, H: Host<'p, P>, const L: usize>(
@@ -24802,7 +20606,7 @@ mod p20 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i19(e, pos, v, cand), i20(e, pos, v, cand))
+        compare(CmpOp::Eq, i17(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b12<'p, H: Host<'p, P>, const L: usize>(
@@ -24823,49 +20627,13 @@ mod p20 {
         b9(e, pos, v, cand) || b12(e, pos, v, cand)
     }
     #[inline]
-    fn b14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
-    fn b15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i21(e, pos, v, cand), i22(e, pos, v, cand))
-    }
-    #[inline]
     fn b16<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
-        b14(e, pos, v, cand) && b15(e, pos, v, cand)
-    }
-    #[inline]
-    fn b17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 1u8) == true
-    }
-    #[inline]
-    fn b18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i23(e, pos, v, cand), i24(e, pos, v, cand))
+        b7(e, pos, v, cand) && b11(e, pos, v, cand)
     }
     #[inline]
     fn b19<'p, H: Host<'p, P>, const L: usize>(
@@ -24874,7 +20642,7 @@ mod p20 {
         v: &V,
         cand: u16,
     ) -> bool {
-        b17(e, pos, v, cand) && b18(e, pos, v, cand)
+        b10(e, pos, v, cand) && b8(e, pos, v, cand)
     }
     #[inline]
     fn b20<'p, H: Host<'p, P>, const L: usize>(
@@ -24892,7 +20660,7 @@ mod p20 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i26(e, pos, v, cand), i27(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i3(e, pos, v, cand))
     }
 }
 /// Relay
@@ -25384,7 +21152,7 @@ mod p21 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b25(e, &pos, &v, 0) {
+        if b8(e, &pos, &v, 0) {
             at27(e, v, &pos, m, g);
         } else {
             at35(e, v, &pos, m, g);
@@ -25446,7 +21214,7 @@ mod p21 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if !b28(e, &pos, &v, 0) {
+        if !b4(e, &pos, &v, 0) {
             return;
         }
         at42(e, v, &pos, m, g);
@@ -25459,7 +21227,7 @@ mod p21 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b29(e, &pos, &v, 0) {
+        if b11(e, &pos, &v, 0) {
             at36(e, v, &pos, m, g);
         } else {
             at41(e, v, &pos, m, g);
@@ -25497,7 +21265,7 @@ mod p21 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if !b31(e, &pos, &v, 0) {
+        if !b4(e, &pos, &v, 0) {
             return;
         }
         at42(e, v, &pos, m, g);
@@ -25510,7 +21278,7 @@ mod p21 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if !b32(e, &pos, &v, 0) {
+        if !b4(e, &pos, &v, 0) {
             return;
         }
         at42(e, v, &pos, m, g);
@@ -25641,7 +21409,7 @@ mod p21 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(5u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -25711,7 +21479,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b25(e, &pos, &v, 0) {
+        if b8(e, &pos, &v, 0) {
             ap27(e, v, pos, r);
         } else {
             ap35(e, v, pos, r);
@@ -25728,7 +21496,7 @@ mod p21 {
     #[inline(always)]
     fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(6u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -25746,7 +21514,7 @@ mod p21 {
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(12u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -25759,7 +21527,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b29(e, &pos, &v, 0) {
+        if b11(e, &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
             ap41(e, v, pos, r);
@@ -25776,7 +21544,7 @@ mod p21 {
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(23u16);
-        let value = i23(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -25801,7 +21569,7 @@ mod p21 {
     }
     #[inline]
     fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b33(e, &pos, &v, 0) {
+        if b8(e, &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
             ap54(e, v, pos, r);
@@ -25820,7 +21588,7 @@ mod p21 {
     #[inline(always)]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u16);
-        let value = i27(e, &pos, &v, 0);
+        let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -25840,7 +21608,7 @@ mod p21 {
     #[inline(always)]
     fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(18u16);
-        let value = i29(e, &pos, &v, 0);
+        let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -25849,7 +21617,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b34(e, &pos, &v, 0) {
+        if b11(e, &pos, &v, 0) {
             ap55(e, v, pos, r);
         } else {
             ap60(e, v, pos, r);
@@ -25888,7 +21656,7 @@ mod p21 {
     #[inline(always)]
     fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(5u16);
-        let value = i33(e, &pos, &v, 0);
+        let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -25898,7 +21666,7 @@ mod p21 {
     #[inline]
     fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 25usize;
-        let value = i34(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -25943,16 +21711,6 @@ mod p21 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x2]) & d
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
@@ -25973,27 +21731,7 @@ mod p21 {
         S::from_words([0x80002]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
@@ -26054,16 +21792,6 @@ mod p21 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
@@ -26083,7 +21811,7 @@ mod p21 {
         d: S,
         cand: u16,
     ) -> S {
-        s13(e, pos, v, d, cand) | s14(e, pos, v, d, cand)
+        s0(e, pos, v, d, cand) | s14(e, pos, v, d, cand)
     }
     #[inline]
     fn s16<'p, H: Host<'p, P>, const L: usize>(
@@ -26101,26 +21829,6 @@ mod p21 {
         x & d
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x79e79e]) & d
-    }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s19<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
@@ -26128,8 +21836,8 @@ mod p21 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s17(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s18(e, pos, v, x, cand) }
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() { x } else { x - s10(e, pos, v, x, cand) }
     }
     #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
@@ -26163,16 +21871,6 @@ mod p21 {
         S::from_words([0xfff]) & d
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x79e79e]) & d
-    }
-    #[inline]
     fn s24<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
@@ -26180,19 +21878,9 @@ mod p21 {
         d: S,
         cand: u16,
     ) -> S {
-        let within = s23(e, pos, v, d, cand);
+        let within = s11(e, pos, v, d, cand);
         let keep = |c: usize| b13(e, pos, v, c as u16);
         e.program().board.rows_where(1, within, keep)
-    }
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x79e79e]) & d
     }
     #[inline]
     fn s26<'p, H: Host<'p, P>, const L: usize>(
@@ -26202,7 +21890,7 @@ mod p21 {
         d: S,
         cand: u16,
     ) -> S {
-        let within = s25(e, pos, v, d, cand);
+        let within = s11(e, pos, v, d, cand);
         let keep = |c: usize| b24(e, pos, v, c as u16);
         e.program().board.rows_where(1, within, keep)
     }
@@ -26228,16 +21916,6 @@ mod p21 {
         if x.is_empty() { x } else { x - s27(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s30<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
@@ -26257,7 +21935,7 @@ mod p21 {
         d: S,
         cand: u16,
     ) -> S {
-        s29(e, pos, v, d, cand) | s30(e, pos, v, d, cand)
+        s0(e, pos, v, d, cand) | s30(e, pos, v, d, cand)
     }
     #[inline]
     fn s32<'p, H: Host<'p, P>, const L: usize>(
@@ -26268,16 +21946,6 @@ mod p21 {
         cand: u16,
     ) -> S {
         S::from_words([0xffffff]) & d
-    }
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x79e79e]) & d
     }
     #[inline]
     fn s34<'p, H: Host<'p, P>, const L: usize>(
@@ -26291,15 +21959,6 @@ mod p21 {
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
@@ -26333,24 +21992,6 @@ mod p21 {
         cand: u16,
     ) -> i32 {
         4
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
@@ -26389,31 +22030,13 @@ mod p21 {
         pos.counters[1usize + usize::from(23u16)]
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i7(e, pos, v, cand), i8(e, pos, v, cand))
-    }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(23u16)]
-    }
-    #[inline]
     fn i13<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        if b16(e, pos, v, cand) { i11(e, pos, v, cand) } else { i12(e, pos, v, cand) }
+        if b8(e, pos, v, cand) { i9(e, pos, v, cand) } else { i10(e, pos, v, cand) }
     }
     #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(
@@ -26425,105 +22048,6 @@ mod p21 {
         0
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        4
-    }
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(6u16)]
-    }
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(12u16)]
-    }
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(23u16)]
-    }
-    #[inline]
     fn i26<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
@@ -26533,15 +22057,6 @@ mod p21 {
         pos.counters[1usize + usize::from(0u16)]
     }
     #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i28<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
@@ -26549,15 +22064,6 @@ mod p21 {
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(18u16)]
-    }
-    #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i30<'p, H: Host<'p, P>, const L: usize>(
@@ -26587,24 +22093,6 @@ mod p21 {
         pos.counters[1usize + usize::from(5u16)]
     }
     #[inline]
-    fn i33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i35<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
@@ -26621,96 +22109,6 @@ mod p21 {
         cand: u16,
     ) -> i32 {
         30
-    }
-    #[inline]
-    fn i37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(6u16)]
-    }
-    #[inline]
-    fn i38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(12u16)]
-    }
-    #[inline]
-    fn i39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i37(e, pos, v, cand), i38(e, pos, v, cand))
-    }
-    #[inline]
-    fn i40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(23u16)]
-    }
-    #[inline]
-    fn i41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i37(e, pos, v, cand), i38(e, pos, v, cand))
-    }
-    #[inline]
-    fn i42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(6u16)]
-    }
-    #[inline]
-    fn i43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(12u16)]
-    }
-    #[inline]
-    fn i44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i42(e, pos, v, cand), i43(e, pos, v, cand))
-    }
-    #[inline]
-    fn i45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(23u16)]
-    }
-    #[inline]
-    fn i46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(23u16)]
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -26813,7 +22211,7 @@ mod p21 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i5(e, pos, v, cand), i6(e, pos, v, cand))
+        compare(CmpOp::Eq, i3(e, pos, v, cand), i0(e, pos, v, cand))
     }
     #[inline]
     fn b11<'p, H: Host<'p, P>, const L: usize>(
@@ -26863,15 +22261,6 @@ mod p21 {
         b6(e, pos, v, cand) && b14(e, pos, v, cand)
     }
     #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
     fn b17<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
@@ -26881,49 +22270,13 @@ mod p21 {
         compare(CmpOp::Gt, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
-    fn b18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i15(e, pos, v, cand), i16(e, pos, v, cand))
-    }
-    #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
     fn b20<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
-        b18(e, pos, v, cand) && b19(e, pos, v, cand)
-    }
-    #[inline]
-    fn b21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i17(e, pos, v, cand), i18(e, pos, v, cand))
-    }
-    #[inline]
-    fn b22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 1u8) == true
+        b10(e, pos, v, cand) && b8(e, pos, v, cand)
     }
     #[inline]
     fn b23<'p, H: Host<'p, P>, const L: usize>(
@@ -26932,7 +22285,7 @@ mod p21 {
         v: &V,
         cand: u16,
     ) -> bool {
-        b21(e, pos, v, cand) && b22(e, pos, v, cand)
+        b7(e, pos, v, cand) && b11(e, pos, v, cand)
     }
     #[inline]
     fn b24<'p, H: Host<'p, P>, const L: usize>(
@@ -26944,22 +22297,13 @@ mod p21 {
         b20(e, pos, v, cand) || b23(e, pos, v, cand)
     }
     #[inline]
-    fn b25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
     fn b26<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i21(e, pos, v, cand), i20(e, pos, v, cand))
+        compare(CmpOp::Gt, i7(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
     fn b27<'p, H: Host<'p, P>, const L: usize>(
@@ -26968,25 +22312,7 @@ mod p21 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i22(e, pos, v, cand), i20(e, pos, v, cand))
-    }
-    #[inline]
-    fn b28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        false
-    }
-    #[inline]
-    fn b29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 1u8) == true
+        compare(CmpOp::Gt, i8(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
     fn b30<'p, H: Host<'p, P>, const L: usize>(
@@ -26995,43 +22321,7 @@ mod p21 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i25(e, pos, v, cand), i24(e, pos, v, cand))
-    }
-    #[inline]
-    fn b31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        false
-    }
-    #[inline]
-    fn b32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        false
-    }
-    #[inline]
-    fn b33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
-    fn b34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 1u8) == true
+        compare(CmpOp::Gt, i10(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
     fn b35<'p, H: Host<'p, P>, const L: usize>(
@@ -27217,15 +22507,6 @@ mod p22 {
         pos.counters[1]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -27235,58 +22516,13 @@ mod p22 {
         pos.counters[2]
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1]
-    }
-    #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        neg(i6(e, pos, v, cand))
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1]
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        neg(i9(e, pos, v, cand))
+        neg(i2(e, pos, v, cand))
     }
     #[inline]
     fn i11<'p, H: Host<'p, P>, const L: usize>(
@@ -27295,25 +22531,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Max, i9(e, pos, v, cand), i10(e, pos, v, cand))
-    }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1]
+        int_op(IntOp::Max, i2(e, pos, v, cand), i7(e, pos, v, cand))
     }
     #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(
@@ -27331,25 +22549,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Div, i13(e, pos, v, cand), i14(e, pos, v, cand))
-    }
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
+        int_op(IntOp::Div, i2(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
     fn i18<'p, H: Host<'p, P>, const L: usize>(
@@ -27367,25 +22567,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i17(e, pos, v, cand), i18(e, pos, v, cand))
-    }
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1]
-    }
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
+        int_op(IntOp::Mul, i0(e, pos, v, cand), i18(e, pos, v, cand))
     }
     #[inline]
     fn i22<'p, H: Host<'p, P>, const L: usize>(
@@ -27394,7 +22576,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i20(e, pos, v, cand), i21(e, pos, v, cand))
+        int_op(IntOp::Mul, i2(e, pos, v, cand), i18(e, pos, v, cand))
     }
     #[inline]
     fn i23<'p, H: Host<'p, P>, const L: usize>(
@@ -27421,7 +22603,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Lt, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Lt, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -27439,7 +22621,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        compare(CmpOp::Gt, i4(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b4<'p, H: Host<'p, P>, const L: usize>(
@@ -27457,7 +22639,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i7(e, pos, v, cand), i8(e, pos, v, cand))
+        compare(CmpOp::Gt, i7(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(
@@ -27466,7 +22648,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i11(e, pos, v, cand), i12(e, pos, v, cand))
+        compare(CmpOp::Gt, i11(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b7<'p, H: Host<'p, P>, const L: usize>(
@@ -27484,7 +22666,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i15(e, pos, v, cand), i16(e, pos, v, cand))
+        compare(CmpOp::Gt, i15(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b9<'p, H: Host<'p, P>, const L: usize>(
@@ -27752,28 +22934,6 @@ mod p23 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
-    }
-    #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -27792,19 +22952,7 @@ mod p23 {
         cand: u16,
     ) -> S {
         let x = s7(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
+        if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
@@ -27817,16 +22965,6 @@ mod p23 {
         R1[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s12<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -27834,7 +22972,7 @@ mod p23 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s11(e, pos, v, d, cand);
+        let x = s7(e, pos, v, d, cand);
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
     #[inline]
@@ -27865,15 +23003,6 @@ mod p23 {
         i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -27881,15 +23010,6 @@ mod p23 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -28610,7 +23730,7 @@ mod p24 {
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s39(e, &pos, &v, ALL, 0).iter() {
+        for c in s31(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -28627,7 +23747,7 @@ mod p24 {
     }
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b5(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap18(e, v, pos, r);
@@ -28636,7 +23756,7 @@ mod p24 {
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, (1 - e.rt_mover()));
-        for c in s45(e, &pos, &v, ALL, 0).iter() {
+        for c in s31(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -28645,7 +23765,7 @@ mod p24 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i14(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28681,16 +23801,6 @@ mod p24 {
     }
     #[inline]
     fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1]) & d
-    }
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
@@ -28740,27 +23850,7 @@ mod p24 {
         S::from_words([0x89]) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x40000]) & d
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
@@ -28820,16 +23910,6 @@ mod p24 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s16<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
@@ -28842,7 +23922,7 @@ mod p24 {
             let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
         });
-        let run = Some(s15(e, pos, v, ALL, cand));
+        let run = Some(s14(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
     #[inline]
@@ -28879,16 +23959,6 @@ mod p24 {
         pos.locals[1] & d
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
@@ -28908,7 +23978,7 @@ mod p24 {
         d: S,
         cand: u16,
     ) -> S {
-        s20(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
+        s0(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
     }
     #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(
@@ -28933,16 +24003,6 @@ mod p24 {
         rel.step_along(dir, s23(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
-    }
-    #[inline]
     fn s26<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
@@ -28951,39 +24011,7 @@ mod p24 {
         cand: u16,
     ) -> S {
         let x = s24(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s25(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
+        if x.is_empty() { x } else { x - s19(e, pos, v, x, cand) }
     }
     #[inline]
     fn s30<'p, H: Host<'p, P>, const L: usize>(
@@ -28994,7 +24022,7 @@ mod p24 {
         cand: u16,
     ) -> S {
         let x = s26(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s29(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { x - s22(e, pos, v, x, cand) }
     }
     #[inline]
     fn s31<'p, H: Host<'p, P>, const L: usize>(
@@ -29007,16 +24035,6 @@ mod p24 {
         pos.locals[2] & d
     }
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s33<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
@@ -29025,17 +24043,7 @@ mod p24 {
         cand: u16,
     ) -> S {
         let x = s31(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s32(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
+        if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
     fn s35<'p, H: Host<'p, P>, const L: usize>(
@@ -29048,78 +24056,6 @@ mod p24 {
         pos.locals[0] & d
     }
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
-    }
-    #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[2] & d
-    }
-    #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[1] & d
-    }
-    #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[2] & d
-    }
-    #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        s40(e, pos, v, d, cand) | s41(e, pos, v, d, cand)
-    }
-    #[inline]
     fn s43<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
@@ -29129,27 +24065,7 @@ mod p24 {
     ) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        rel.step_along(dir, s42(e, pos, v, ALL, cand)) & d
-    }
-    #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[2] & d
-    }
-    #[inline]
-    fn s45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.locals[2] & d
+        rel.step_along(dir, s22(e, pos, v, ALL, cand)) & d
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -29176,7 +24092,7 @@ mod p24 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(
@@ -29206,85 +24122,13 @@ mod p24 {
         int_op(IntOp::Add, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s36(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s37(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s38(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
+        i32::try_from(s31(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(
@@ -29349,7 +24193,7 @@ mod p24 {
         v: &V,
         cand: u16,
     ) -> bool {
-        !s36(e, pos, v, ALL, cand).is_empty()
+        !s19(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(
@@ -29358,7 +24202,7 @@ mod p24 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        compare(CmpOp::Eq, i8(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(
@@ -29376,16 +24220,7 @@ mod p24 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s38(e, pos, v, ALL, cand).is_empty()
-    }
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
+        s19(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
     fn b9<'p, H: Host<'p, P>, const L: usize>(
@@ -29923,43 +24758,7 @@ mod p25 {
         AXIS1[usize::from(cand)]
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-    #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
@@ -29975,15 +24774,6 @@ mod p25 {
         cand: u16,
     ) -> i32 {
         e.rt_repetitions(pos.hash, &pos.counters)
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -30019,7 +24809,7 @@ mod p25 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i3(e, pos, v, cand), i4(e, pos, v, cand))
+        compare(CmpOp::Eq, i3(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn b4<'p, H: Host<'p, P>, const L: usize>(
@@ -30046,7 +24836,7 @@ mod p25 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i5(e, pos, v, cand), i6(e, pos, v, cand))
+        compare(CmpOp::Eq, i1(e, pos, v, cand), i6(e, pos, v, cand))
     }
     #[inline]
     fn b7<'p, H: Host<'p, P>, const L: usize>(
@@ -30064,7 +24854,7 @@ mod p25 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i7(e, pos, v, cand), i8(e, pos, v, cand))
+        compare(CmpOp::Eq, i3(e, pos, v, cand), i6(e, pos, v, cand))
     }
     #[inline]
     fn b9<'p, H: Host<'p, P>, const L: usize>(
@@ -30102,7 +24892,7 @@ mod p25 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
+        compare(CmpOp::Ge, i9(e, pos, v, cand), i2(e, pos, v, cand))
     }
 }
 /// Terraces
@@ -30546,24 +25336,6 @@ mod p26 {
         0
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 33, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0usize + usize::from(cand)]
-    }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 33, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 33, L>,
@@ -30571,15 +25343,6 @@ mod p26 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 33, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
     }
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
@@ -30638,15 +25401,6 @@ mod p26 {
         stock_points(&e.program().shapes, &pos.counters, who)
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 33, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        5
-    }
-    #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 33, L>,
@@ -30662,7 +25416,7 @@ mod p26 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i13(e, pos, v, cand), i14(e, pos, v, cand))
+        int_op(IntOp::Mul, i8(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
     fn i16<'p, H: Host<'p, P>, const L: usize>(
@@ -30689,7 +25443,7 @@ mod p26 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i3(e, pos, v, cand), i4(e, pos, v, cand))
+        compare(CmpOp::Eq, i1(e, pos, v, cand), i0(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -30698,7 +25452,7 @@ mod p26 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
+        compare(CmpOp::Ge, i5(e, pos, v, cand), i0(e, pos, v, cand))
     }
 }
 /// Weighted Claims
@@ -30879,16 +25633,6 @@ mod p27 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -30906,18 +25650,8 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
+        let x = s1(e, pos, v, d, cand);
         if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s8<'p, H: Host<'p, P>, const L: usize>(
@@ -30937,18 +25671,8 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s7(e, pos, v, d, cand);
+        let x = s1(e, pos, v, d, cand);
         if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
@@ -30961,16 +25685,6 @@ mod p27 {
         pos.of_player(0u8) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x145]) & d
-    }
-    #[inline]
     fn s13<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -30979,27 +25693,7 @@ mod p27 {
         cand: u16,
     ) -> S {
         let x = s11(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s12(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(0u8) & d
-    }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xaa]) & d
+        if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
     fn s16<'p, H: Host<'p, P>, const L: usize>(
@@ -31009,28 +25703,8 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s14(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s15(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(0u8) & d
-    }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
     fn s19<'p, H: Host<'p, P>, const L: usize>(
@@ -31040,8 +25714,8 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s17(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s18(e, pos, v, x, cand) }
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
     }
     #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
@@ -31054,16 +25728,6 @@ mod p27 {
         pos.of_player(1u8) & d
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x145]) & d
-    }
-    #[inline]
     fn s22<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
@@ -31072,27 +25736,7 @@ mod p27 {
         cand: u16,
     ) -> S {
         let x = s20(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(1u8) & d
-    }
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xaa]) & d
+        if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
     fn s25<'p, H: Host<'p, P>, const L: usize>(
@@ -31102,28 +25746,8 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s23(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s24(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(1u8) & d
-    }
-    #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
+        let x = s20(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
     fn s28<'p, H: Host<'p, P>, const L: usize>(
@@ -31133,380 +25757,8 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s26(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s27(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(0u8) & d
-    }
-    #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x145]) & d
-    }
-    #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s29(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s30(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(0u8) & d
-    }
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xaa]) & d
-    }
-    #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s32(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s33(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(0u8) & d
-    }
-    #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
-    }
-    #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s35(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s36(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(1u8) & d
-    }
-    #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x145]) & d
-    }
-    #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s38(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s39(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(1u8) & d
-    }
-    #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xaa]) & d
-    }
-    #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s41(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s42(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(1u8) & d
-    }
-    #[inline]
-    fn s45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
-    }
-    #[inline]
-    fn s46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s44(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s45(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s47<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(0u8) & d
-    }
-    #[inline]
-    fn s48<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x145]) & d
-    }
-    #[inline]
-    fn s49<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s47(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s48(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s50<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(0u8) & d
-    }
-    #[inline]
-    fn s51<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xaa]) & d
-    }
-    #[inline]
-    fn s52<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s50(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s51(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s53<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(0u8) & d
-    }
-    #[inline]
-    fn s54<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
-    }
-    #[inline]
-    fn s55<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s53(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s54(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s56<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(1u8) & d
-    }
-    #[inline]
-    fn s57<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x145]) & d
-    }
-    #[inline]
-    fn s58<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s56(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s57(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s59<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(1u8) & d
-    }
-    #[inline]
-    fn s60<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xaa]) & d
-    }
-    #[inline]
-    fn s61<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s59(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s60(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s62<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(1u8) & d
-    }
-    #[inline]
-    fn s63<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
-    }
-    #[inline]
-    fn s64<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let x = s62(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s63(e, pos, v, x, cand) }
+        let x = s20(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -31623,7 +25875,7 @@ mod p27 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i13<'p, H: Host<'p, P>, const L: usize>(
@@ -31633,15 +25885,6 @@ mod p27 {
         cand: u16,
     ) -> i32 {
         0
-    }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        150
     }
     #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(
@@ -31659,7 +25902,7 @@ mod p27 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
+        int_op(IntOp::Mul, i0(e, pos, v, cand), i15(e, pos, v, cand))
     }
     #[inline]
     fn i17<'p, H: Host<'p, P>, const L: usize>(
@@ -31671,22 +25914,13 @@ mod p27 {
         i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        100
-    }
-    #[inline]
     fn i19<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i17(e, pos, v, cand), i18(e, pos, v, cand))
+        int_op(IntOp::Mul, i17(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
     fn i20<'p, H: Host<'p, P>, const L: usize>(
@@ -31696,15 +25930,6 @@ mod p27 {
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Add, i16(e, pos, v, cand), i19(e, pos, v, cand))
-    }
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        75
     }
     #[inline]
     fn i22<'p, H: Host<'p, P>, const L: usize>(
@@ -31722,7 +25947,7 @@ mod p27 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i21(e, pos, v, cand), i22(e, pos, v, cand))
+        int_op(IntOp::Mul, i7(e, pos, v, cand), i22(e, pos, v, cand))
     }
     #[inline]
     fn i24<'p, H: Host<'p, P>, const L: usize>(
@@ -31732,15 +25957,6 @@ mod p27 {
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Add, i20(e, pos, v, cand), i23(e, pos, v, cand))
-    }
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        150
     }
     #[inline]
     fn i26<'p, H: Host<'p, P>, const L: usize>(
@@ -31758,7 +25974,7 @@ mod p27 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i25(e, pos, v, cand), i26(e, pos, v, cand))
+        int_op(IntOp::Mul, i0(e, pos, v, cand), i26(e, pos, v, cand))
     }
     #[inline]
     fn i28<'p, H: Host<'p, P>, const L: usize>(
@@ -31770,22 +25986,13 @@ mod p27 {
         i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        100
-    }
-    #[inline]
     fn i30<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i28(e, pos, v, cand), i29(e, pos, v, cand))
+        int_op(IntOp::Mul, i28(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
     fn i31<'p, H: Host<'p, P>, const L: usize>(
@@ -31795,15 +26002,6 @@ mod p27 {
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Add, i27(e, pos, v, cand), i30(e, pos, v, cand))
-    }
-    #[inline]
-    fn i32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        75
     }
     #[inline]
     fn i33<'p, H: Host<'p, P>, const L: usize>(
@@ -31821,7 +26019,7 @@ mod p27 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Mul, i32(e, pos, v, cand), i33(e, pos, v, cand))
+        int_op(IntOp::Mul, i7(e, pos, v, cand), i33(e, pos, v, cand))
     }
     #[inline]
     fn i35<'p, H: Host<'p, P>, const L: usize>(
@@ -31831,402 +26029,6 @@ mod p27 {
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Add, i31(e, pos, v, cand), i34(e, pos, v, cand))
-    }
-    #[inline]
-    fn i36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        150
-    }
-    #[inline]
-    fn i37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s31(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i36(e, pos, v, cand), i37(e, pos, v, cand))
-    }
-    #[inline]
-    fn i39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        100
-    }
-    #[inline]
-    fn i41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i39(e, pos, v, cand), i40(e, pos, v, cand))
-    }
-    #[inline]
-    fn i42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i38(e, pos, v, cand), i41(e, pos, v, cand))
-    }
-    #[inline]
-    fn i43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        75
-    }
-    #[inline]
-    fn i44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s37(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i43(e, pos, v, cand), i44(e, pos, v, cand))
-    }
-    #[inline]
-    fn i46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i42(e, pos, v, cand), i45(e, pos, v, cand))
-    }
-    #[inline]
-    fn i47<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        150
-    }
-    #[inline]
-    fn i48<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s40(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i49<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i47(e, pos, v, cand), i48(e, pos, v, cand))
-    }
-    #[inline]
-    fn i50<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s43(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i51<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        100
-    }
-    #[inline]
-    fn i52<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i50(e, pos, v, cand), i51(e, pos, v, cand))
-    }
-    #[inline]
-    fn i53<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i49(e, pos, v, cand), i52(e, pos, v, cand))
-    }
-    #[inline]
-    fn i54<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        75
-    }
-    #[inline]
-    fn i55<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s46(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i56<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i54(e, pos, v, cand), i55(e, pos, v, cand))
-    }
-    #[inline]
-    fn i57<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i53(e, pos, v, cand), i56(e, pos, v, cand))
-    }
-    #[inline]
-    fn i58<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        150
-    }
-    #[inline]
-    fn i59<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s49(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i60<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i58(e, pos, v, cand), i59(e, pos, v, cand))
-    }
-    #[inline]
-    fn i61<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s52(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i62<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        100
-    }
-    #[inline]
-    fn i63<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i61(e, pos, v, cand), i62(e, pos, v, cand))
-    }
-    #[inline]
-    fn i64<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i60(e, pos, v, cand), i63(e, pos, v, cand))
-    }
-    #[inline]
-    fn i65<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        75
-    }
-    #[inline]
-    fn i66<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i67<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i65(e, pos, v, cand), i66(e, pos, v, cand))
-    }
-    #[inline]
-    fn i68<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i64(e, pos, v, cand), i67(e, pos, v, cand))
-    }
-    #[inline]
-    fn i69<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        150
-    }
-    #[inline]
-    fn i70<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s58(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i71<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i69(e, pos, v, cand), i70(e, pos, v, cand))
-    }
-    #[inline]
-    fn i72<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s61(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i73<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        100
-    }
-    #[inline]
-    fn i74<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i72(e, pos, v, cand), i73(e, pos, v, cand))
-    }
-    #[inline]
-    fn i75<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i71(e, pos, v, cand), i74(e, pos, v, cand))
-    }
-    #[inline]
-    fn i76<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        75
-    }
-    #[inline]
-    fn i77<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        i32::try_from(s64(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i78<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Mul, i76(e, pos, v, cand), i77(e, pos, v, cand))
-    }
-    #[inline]
-    fn i79<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i75(e, pos, v, cand), i78(e, pos, v, cand))
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -32244,7 +26046,7 @@ mod p27 {
         v: &V,
         cand: u16,
     ) -> bool {
-        s10(e, pos, v, ALL, cand).is_empty()
+        s0(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -32262,7 +26064,7 @@ mod p27 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Lt, i46(e, pos, v, cand), i57(e, pos, v, cand))
+        compare(CmpOp::Lt, i24(e, pos, v, cand), i35(e, pos, v, cand))
     }
 }
 /// Widefive
@@ -52938,36 +46740,6 @@ mod p28 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<16, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<16, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<16, 0, 0, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<16, 0, 0, L>,
@@ -52994,7 +46766,7 @@ mod p28 {
         if a == b {
             return false;
         }
-        let s = s2(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PI1[a..b].iter().any(|inst| inst.is_subset(&s))
     }
     #[inline]
@@ -53018,7 +46790,7 @@ mod p28 {
         if a == b {
             return false;
         }
-        let s = s3(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PI2[a..b].iter().any(|inst| inst.is_subset(&s))
     }
     #[inline]
@@ -53042,7 +46814,7 @@ mod p28 {
         if a == b {
             return false;
         }
-        let s = s4(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PI3[a..b].iter().any(|inst| inst.is_subset(&s))
     }
     #[inline]

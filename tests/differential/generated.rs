@@ -1170,16 +1170,6 @@ mod p0 {
         S::from_words([0x10]) & d
     }
     #[inline]
-    fn s4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
-    }
-    #[inline]
     fn s5<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 1, L>,
@@ -1273,16 +1263,6 @@ mod p0 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s14<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s15<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 1, L>,
@@ -1317,18 +1297,8 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s14(e, pos, v, d, cand);
+        let x = s9(e, pos, v, d, cand);
         if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s18<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s19<const L: usize>(
@@ -1338,7 +1308,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s18(e, pos, v, ALL, cand);
+        let of = s12(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1bbb])).shifted(1);
         x & d
     }
@@ -1364,16 +1334,6 @@ mod p0 {
         if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s22<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s23<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 1, L>,
@@ -1381,7 +1341,7 @@ mod p0 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s22(e, pos, v, ALL, cand);
+        let of = s12(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1bb])).shifted(5)
             | (of & S::from_words([0x77])).shifted(7)
             | (of & S::from_words([0x666])).shifted(2)
@@ -4280,16 +4240,6 @@ mod p1 {
         S::from_words([0x1000000, 0x0]) & d
     }
     #[inline]
-    fn s4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 0, 82, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1000000, 0x0]) & d
-    }
-    #[inline]
     fn s5<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<2, 0, 82, L>,
@@ -4393,16 +4343,6 @@ mod p1 {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
     #[inline]
-    fn s15<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 0, 82, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0, 0x0]) & d
-    }
-    #[inline]
     fn s16<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<2, 0, 82, L>,
@@ -4411,7 +4351,7 @@ mod p1 {
         cand: u16,
     ) -> S {
         let run = s14(e, pos, v, ALL, cand);
-        let end = s15(e, pos, v, ALL, cand);
+        let end = s2(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = match e.rt_mover() {
             0 => {
@@ -4448,16 +4388,6 @@ mod p1 {
         S::from_words([0x3f3f3f3f3f3f3f00, 0x3f3f]) & d
     }
     #[inline]
-    fn s18<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 0, 82, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s19<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<2, 0, 82, L>,
@@ -4466,7 +4396,7 @@ mod p1 {
         cand: u16,
     ) -> S {
         let run = s17(e, pos, v, ALL, cand);
-        let end = s18(e, pos, v, ALL, cand) - run;
+        let end = s9(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -8368,7 +8298,7 @@ mod p2 {
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(80u16);
-        let value = i2(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -8378,7 +8308,7 @@ mod p2 {
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(78u16);
-        let value = i2(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -8402,7 +8332,7 @@ mod p2 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i6(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -8524,16 +8454,6 @@ mod p2 {
         pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 2, 170, L>,
@@ -8542,7 +8462,7 @@ mod p2 {
         cand: u16,
     ) -> S {
         let x = s8(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
@@ -8595,15 +8515,6 @@ mod p2 {
         1
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 2, 170, L>,
@@ -8631,15 +8542,6 @@ mod p2 {
         int_op(IntOp::Div, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 2, 170, L>,
@@ -8647,15 +8549,6 @@ mod p2 {
         cand: u16,
     ) -> i32 {
         pos.counters[0]
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        8
     }
     #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
@@ -8694,31 +8587,13 @@ mod p2 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[85usize + usize::from(3u16)]
-    }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
-    }
-    #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        if b5(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
+        if b5(e, pos, v, cand) { i9(e, pos, v, cand) } else { i12(e, pos, v, cand) }
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -8765,7 +8640,7 @@ mod p2 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(
@@ -8775,15 +8650,6 @@ mod p2 {
         cand: u16,
     ) -> bool {
         ((1 - e.rt_mover()) == 0u8) == true
-    }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        false
     }
 }
 /// gen 2 (style=fancy)
@@ -11590,7 +11456,7 @@ mod p3 {
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(80u16);
-        let value = i2(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -11600,7 +11466,7 @@ mod p3 {
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(78u16);
-        let value = i2(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -11624,7 +11490,7 @@ mod p3 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i6(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -11746,16 +11612,6 @@ mod p3 {
         pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 2, 170, L>,
@@ -11764,7 +11620,7 @@ mod p3 {
         cand: u16,
     ) -> S {
         let x = s8(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
@@ -11817,15 +11673,6 @@ mod p3 {
         1
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 2, 170, L>,
@@ -11853,15 +11700,6 @@ mod p3 {
         int_op(IntOp::Div, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 2, 170, L>,
@@ -11869,15 +11707,6 @@ mod p3 {
         cand: u16,
     ) -> i32 {
         pos.counters[0]
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        8
     }
     #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
@@ -11916,31 +11745,13 @@ mod p3 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[85usize + usize::from(3u16)]
-    }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 170, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
-    }
-    #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        if b5(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
+        if b5(e, pos, v, cand) { i9(e, pos, v, cand) } else { i12(e, pos, v, cand) }
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -11987,7 +11798,7 @@ mod p3 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(
@@ -12462,7 +12273,7 @@ mod p4 {
     #[inline]
     fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i6(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -12565,26 +12376,6 @@ mod p4 {
         d - pos.occupied
     }
     #[inline]
-    fn s7<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
-    fn s8<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s9<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 3, L>,
@@ -12594,7 +12385,7 @@ mod p4 {
     ) -> S {
         let rel = &e.program().relations[5];
         let dir = None;
-        let run = Some(s8(e, pos, v, ALL, cand));
+        let run = Some(s3(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(5u16), run) & d
     }
     #[inline]
@@ -12605,17 +12396,7 @@ mod p4 {
         d: S,
         cand: u16,
     ) -> S {
-        s7(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s11<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
+        s2(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
     }
     #[inline]
     fn s12<const L: usize>(
@@ -12625,28 +12406,8 @@ mod p4 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s11(e, pos, v, d, cand);
+        let x = s6(e, pos, v, d, cand);
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s13<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
-    fn s14<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s15<const L: usize>(
@@ -12656,8 +12417,8 @@ mod p4 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s13(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s14(e, pos, v, x, cand) }
+        let x = s2(e, pos, v, d, cand);
+        if x.is_empty() { x } else { x - s6(e, pos, v, x, cand) }
     }
     #[inline]
     fn s16<const L: usize>(
@@ -12700,16 +12461,6 @@ mod p4 {
         s17(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
     }
     #[inline]
-    fn s20<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s21<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 3, L>,
@@ -12718,7 +12469,7 @@ mod p4 {
         cand: u16,
     ) -> S {
         let run = s19(e, pos, v, ALL, cand);
-        let end = s20(e, pos, v, ALL, cand) - run;
+        let end = s6(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -12873,25 +12624,7 @@ mod p4 {
         i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i5<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i6<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
@@ -12925,15 +12658,6 @@ mod p4 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i10<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn b0<const L: usize>(
@@ -12978,7 +12702,7 @@ mod p4 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Lt, i9(e, pos, v, cand), i10(e, pos, v, cand))
+        compare(CmpOp::Lt, i9(e, pos, v, cand), i0(e, pos, v, cand))
     }
     /// The cells after each cell against shift 3.
     static RAY0: [S; 7] = [
@@ -13525,16 +13249,6 @@ mod p5 {
     }
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 18, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x4]) & d
-    }
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
@@ -15019,16 +14733,6 @@ mod p6 {
         S::from_words([0x1041041041]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 46, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 46, L>,
@@ -15049,16 +14753,6 @@ mod p6 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 46, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1041041041]) & d
-    }
-    #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 46, L>,
@@ -15066,7 +14760,7 @@ mod p6 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s2(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b5(e, pos, v, c as u16) {
@@ -15084,16 +14778,6 @@ mod p6 {
         cand: u16,
     ) -> S {
         S::from_words([0x2186186187f]) & d
-    }
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 46, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x3ffffffffff]) & d
     }
     #[inline]
     fn s9<'p, H: Host<'p, P>, const L: usize>(
@@ -15123,16 +14807,6 @@ mod p6 {
         out
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 46, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s12<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 46, L>,
@@ -15141,16 +14815,6 @@ mod p6 {
         cand: u16,
     ) -> S {
         S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 46, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(
@@ -15170,7 +14834,7 @@ mod p6 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s13(e, pos, v, d, cand);
+        let x = s4(e, pos, v, d, cand);
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
@@ -15309,7 +14973,7 @@ mod p6 {
         cand: u16,
     ) -> bool {
         let through = s3(e, pos, v, ALL, cand);
-        let to = s5(e, pos, v, ALL, cand) & through;
+        let to = s1(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
@@ -15342,7 +15006,7 @@ mod p6 {
         cand: u16,
     ) -> bool {
         let through = s6(e, pos, v, ALL, cand);
-        let to = s8(e, pos, v, ALL, cand) & through;
+        let to = s3(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
@@ -15395,7 +15059,7 @@ mod p6 {
         if to.is_empty() {
             return false;
         }
-        let mut reached = s11(e, pos, v, through, cand);
+        let mut reached = s4(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
@@ -16720,7 +16384,7 @@ mod p7 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let set = s11(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -16783,7 +16447,7 @@ mod p7 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 54usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -16849,7 +16513,7 @@ mod p7 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i6(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -16914,26 +16578,6 @@ mod p7 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 60, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 60, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x204081020408]) & d
-    }
-    #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 60, L>,
@@ -16951,7 +16595,7 @@ mod p7 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s5(e, pos, v, d, cand);
+        let x = s1(e, pos, v, d, cand);
         if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
     }
     #[inline]
@@ -16962,18 +16606,8 @@ mod p7 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
+        let x = s3(e, pos, v, d, cand);
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 60, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
@@ -16983,19 +16617,9 @@ mod p7 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s9(e, pos, v, ALL, cand);
+        let of = s2(e, pos, v, ALL, cand);
         let x = (of.shifted(-7) & S::from_words([0x3ffffffffff]));
         d & x
-    }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 60, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -17034,15 +16658,6 @@ mod p7 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 60, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 60, L>,
@@ -17050,15 +16665,6 @@ mod p7 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 60, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
@@ -17416,16 +17022,6 @@ mod p8 {
         S::from_words([0x20]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x20]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 9, L>,
@@ -17444,16 +17040,6 @@ mod p8 {
         cand: u16,
     ) -> S {
         S::from_words([0x60]) & d
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x80]) & d
     }
     #[inline]
     fn s8<'p, H: Host<'p, P>, const L: usize>(
@@ -17476,16 +17062,6 @@ mod p8 {
         d - pos.occupied
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1]) & d
-    }
-    #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 9, L>,
@@ -17495,7 +17071,7 @@ mod p8 {
     ) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
-        let run = Some(s10(e, pos, v, ALL, cand));
+        let run = Some(s0(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
     #[inline]
@@ -17926,16 +17502,6 @@ mod p9 {
         S::from_words([0x20]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x20]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 9, L>,
@@ -17954,16 +17520,6 @@ mod p9 {
         cand: u16,
     ) -> S {
         S::from_words([0x60]) & d
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x80]) & d
     }
     #[inline]
     fn s8<'p, H: Host<'p, P>, const L: usize>(
@@ -17986,16 +17542,6 @@ mod p9 {
         d - pos.occupied
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1]) & d
-    }
-    #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 9, L>,
@@ -18005,7 +17551,7 @@ mod p9 {
     ) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
-        let run = Some(s10(e, pos, v, ALL, cand));
+        let run = Some(s0(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
     #[inline]
@@ -18742,16 +18288,6 @@ mod p10 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x2]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 4, L>,
@@ -18782,16 +18318,6 @@ mod p10 {
         d - pos.occupied
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s9<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 4, L>,
@@ -18811,7 +18337,7 @@ mod p10 {
         d: S,
         cand: u16,
     ) -> S {
-        s8(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
+        s2(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
     }
     #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
@@ -18851,16 +18377,6 @@ mod p10 {
         cand: u16,
     ) -> S {
         S::from_words([0xfffff]) & d
-    }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x88888]) & d
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -18951,7 +18467,7 @@ mod p10 {
         cand: u16,
     ) -> bool {
         let through = s12(e, pos, v, ALL, cand);
-        let to = s14(e, pos, v, ALL, cand) & through;
+        let to = s1(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
@@ -19566,16 +19082,6 @@ mod p11 {
         x & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s15<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -19583,7 +19089,7 @@ mod p11 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s14(e, pos, v, d, cand);
+        let x = s6(e, pos, v, d, cand);
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
@@ -21772,16 +21278,6 @@ mod p12 {
         S::from_words([0x0, 0x0]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
@@ -21790,7 +21286,7 @@ mod p12 {
         cand: u16,
     ) -> S {
         let x = s3(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
@@ -21834,16 +21330,6 @@ mod p12 {
         x & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
@@ -21861,7 +21347,7 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s9(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s10(e, pos, v, x, cand) }
     }
     #[inline]
@@ -21938,16 +21424,6 @@ mod p12 {
         s15(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
@@ -21965,7 +21441,7 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s19(e, pos, v, ALL, cand);
+        let run = s10(e, pos, v, ALL, cand);
         let end = s20(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = match e.rt_mover() {
@@ -22005,16 +21481,6 @@ mod p12 {
         out & d
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
@@ -22022,7 +21488,7 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s22(e, pos, v, ALL, cand);
+        let of = s10(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => {
                 (of.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f7f, 0x7f]))
@@ -22036,16 +21502,6 @@ mod p12 {
         d & x
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s25<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
@@ -22053,20 +21509,8 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s24(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s23(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
     }
     #[inline]
     fn s27<'p, H: Host<'p, P>, const L: usize>(
@@ -22079,16 +21523,6 @@ mod p12 {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s29<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
@@ -22096,28 +21530,8 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s28(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s27(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x81818181818181ff, 0x8181]) & d
     }
     #[inline]
     fn s32<'p, H: Host<'p, P>, const L: usize>(
@@ -22127,8 +21541,8 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s30(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s31(e, pos, v, x, cand) }
+        let x = s2(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
     fn s33<'p, H: Host<'p, P>, const L: usize>(
@@ -22142,18 +21556,6 @@ mod p12 {
         if x.is_empty() { x } else { s29(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
     fn s35<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
@@ -22161,19 +21563,9 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s34(e, pos, v, ALL, cand);
+        let of = s7(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xfefefefefefefefe, 0xfefe])).shifted(-1);
         x & d
-    }
-    #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
     fn s37<'p, H: Host<'p, P>, const L: usize>(
@@ -22183,7 +21575,7 @@ mod p12 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s36(e, pos, v, d, cand);
+        let x = s10(e, pos, v, d, cand);
         if x.is_empty() { x } else { s35(e, pos, v, x, cand) }
     }
     #[inline]
@@ -22224,16 +21616,6 @@ mod p12 {
     }
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        let who = usize::from(e.rt_mover());
-        stock_points(&e.program().shapes, &pos.counters, who)
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
@@ -22297,31 +21679,13 @@ mod p12 {
         if b1(e, pos, v, cand) { i9(e, pos, v, cand) } else { i10(e, pos, v, cand) }
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2147483647
-    }
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -2147483648
-    }
-    #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        if b2(e, pos, v, cand) { i12(e, pos, v, cand) } else { i13(e, pos, v, cand) }
+        if b2(e, pos, v, cand) { i9(e, pos, v, cand) } else { i10(e, pos, v, cand) }
     }
     #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(
@@ -22331,15 +21695,6 @@ mod p12 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 3, 86, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i17<'p, H: Host<'p, P>, const L: usize>(
@@ -22411,7 +21766,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i6(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -22438,7 +21793,7 @@ mod p12 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Lt, i15(e, pos, v, cand), i16(e, pos, v, cand))
+        compare(CmpOp::Lt, i15(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b5<'p, H: Host<'p, P>, const L: usize>(
@@ -23015,7 +22370,7 @@ mod p13 {
     }
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s17(e, &pos, &v, ALL, 0);
+        let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
@@ -23187,16 +22542,6 @@ mod p13 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x2]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 2, L>,
@@ -23227,16 +22572,6 @@ mod p13 {
         d - pos.occupied
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s9<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 2, L>,
@@ -23256,7 +22591,7 @@ mod p13 {
         d: S,
         cand: u16,
     ) -> S {
-        s8(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
+        s2(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
     }
     #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
@@ -23324,16 +22659,6 @@ mod p13 {
     ) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() { x } else { s15(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -24054,16 +23379,6 @@ mod p14 {
         S::from_words([0x10]) & d
     }
     #[inline]
-    fn s4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
-    }
-    #[inline]
     fn s5<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 3, L>,
@@ -24221,16 +23536,6 @@ mod p14 {
         x & d
     }
     #[inline]
-    fn s20<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s21<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 3, L>,
@@ -24248,7 +23553,7 @@ mod p14 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s20(e, pos, v, d, cand);
+        let x = s7(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s21(e, pos, v, x, cand) }
     }
     #[inline]
@@ -24262,26 +23567,6 @@ mod p14 {
         s19(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
     #[inline]
-    fn s24<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1111]) & d
-    }
-    #[inline]
-    fn s25<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s26<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 3, L>,
@@ -24289,48 +23574,8 @@ mod p14 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s24(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s25(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s27<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_kind(0, 0u8) & d
-    }
-    #[inline]
-    fn s28<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_kind(0, 1u8) & d
-    }
-    #[inline]
-    fn s29<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s30<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let x = s0(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
     fn s31<const L: usize>(
@@ -24340,8 +23585,8 @@ mod p14 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s30(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s29(e, pos, v, x, cand) }
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() { x } else { s18(e, pos, v, x, cand) }
     }
     #[inline]
     fn s32<const L: usize>(
@@ -25324,16 +24569,6 @@ mod p15 {
         x & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 3, L>,
@@ -25341,7 +24576,7 @@ mod p15 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s3(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
@@ -26913,16 +26148,6 @@ mod p16 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s2<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 3, L>,
@@ -26930,7 +26155,7 @@ mod p16 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s1(e, pos, v, ALL, cand);
+        let of = s0(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf0f0f0f0f0f0])).shifted(-4)
             | (of & S::from_words([0xe0e0e0e0e00])).shifted(-5);
         x & d
@@ -27585,16 +26810,6 @@ mod p17 {
         x & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 20, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 20, L>,
@@ -27602,7 +26817,7 @@ mod p17 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s9(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
     }
     #[inline]
@@ -27667,15 +26882,6 @@ mod p17 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 20, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -28662,7 +27868,7 @@ mod p18 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b5(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at36(e, v, &pos, m, g);
         } else {
             at40(e, v, &pos, m, g);
@@ -28691,7 +27897,7 @@ mod p18 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b6(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             at41(e, v, &pos, m, g);
         } else {
             at45(e, v, &pos, m, g);
@@ -28735,7 +27941,7 @@ mod p18 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let set = s23(e, &pos, &v, ALL, 0);
+        let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -28782,7 +27988,7 @@ mod p18 {
         g: &mut Gen<'_>,
     ) {
         let mut pos = *pos;
-        for c in s26(e, &pos, &v, ALL, 0).iter() {
+        for c in s25(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at52(e, v, &pos, m, g);
@@ -28849,7 +28055,7 @@ mod p18 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b9(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             at56(e, v, &pos, m, g);
         } else {
             at60(e, v, &pos, m, g);
@@ -28865,7 +28071,7 @@ mod p18 {
     ) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(3u16);
-        let value = i9(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at65(e, v, &pos, m, g);
@@ -28878,7 +28084,7 @@ mod p18 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b10(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             at61(e, v, &pos, m, g);
         } else {
             at65(e, v, &pos, m, g);
@@ -28894,7 +28100,7 @@ mod p18 {
     ) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(8u16);
-        let value = i12(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at65(e, v, &pos, m, g);
@@ -28922,7 +28128,7 @@ mod p18 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let set = s31(e, &pos, &v, ALL, 0);
+        let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
@@ -28935,7 +28141,7 @@ mod p18 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let set = s32(e, &pos, &v, ALL, 0);
+        let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
@@ -29125,7 +28331,7 @@ mod p18 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
-        let value = i2(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -29135,7 +28341,7 @@ mod p18 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(7u16);
-        let value = i2(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -29160,7 +28366,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
             ap40(e, v, pos, r);
@@ -29198,7 +28404,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap41(e, v, pos, r);
         } else {
             ap45(e, v, pos, r);
@@ -29227,7 +28433,7 @@ mod p18 {
     #[inline(always)]
     fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
-        let value = i8(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -29270,7 +28476,7 @@ mod p18 {
     }
     #[inline]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s26(e, &pos, &v, ALL, 0).iter() {
+        for c in s25(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -29299,7 +28505,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b9(e, &pos, &v, 0) {
+        if b0(e, &pos, &v, 0) {
             ap56(e, v, pos, r);
         } else {
             ap60(e, v, pos, r);
@@ -29308,7 +28514,7 @@ mod p18 {
     #[inline(always)]
     fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(3u16);
-        let value = i9(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -29318,7 +28524,7 @@ mod p18 {
     #[inline(always)]
     fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(2u16);
-        let value = i10(e, &pos, &v, 0);
+        let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -29328,7 +28534,7 @@ mod p18 {
     #[inline(always)]
     fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(1u16);
-        let value = i11(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -29337,7 +28543,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b10(e, &pos, &v, 0) {
+        if b2(e, &pos, &v, 0) {
             ap61(e, v, pos, r);
         } else {
             ap65(e, v, pos, r);
@@ -29346,7 +28552,7 @@ mod p18 {
     #[inline(always)]
     fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(8u16);
-        let value = i12(e, &pos, &v, 0);
+        let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -29356,7 +28562,7 @@ mod p18 {
     #[inline(always)]
     fn ap62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(9u16);
-        let value = i13(e, &pos, &v, 0);
+        let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -29366,7 +28572,7 @@ mod p18 {
     #[inline(always)]
     fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
-        let value = i14(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -29400,7 +28606,7 @@ mod p18 {
     #[inline]
     fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i17(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -29465,16 +28671,6 @@ mod p18 {
         S::from_words([0x100]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x100]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 32, L>,
@@ -29517,16 +28713,6 @@ mod p18 {
         d - pos.occupied
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 32, L>,
@@ -29534,7 +28720,7 @@ mod p18 {
         d: S,
         cand: u16,
     ) -> S {
-        s8(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
+        s8(e, pos, v, d, cand) | s5(e, pos, v, d, cand)
     }
     #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
@@ -29580,36 +28766,6 @@ mod p18 {
         R5[0].get(usize::from(v[3])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        s15(e, pos, v, d, cand) | s16(e, pos, v, d, cand)
-    }
-    #[inline]
     fn s18<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 32, L>,
@@ -29617,7 +28773,7 @@ mod p18 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s17(e, pos, v, d, cand);
+        let x = s10(e, pos, v, d, cand);
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
@@ -29661,26 +28817,6 @@ mod p18 {
         S::from_words([0x4]) & d
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s25<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 32, L>,
@@ -29691,26 +28827,6 @@ mod p18 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x2]) & d
-    }
-    #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s28<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 32, L>,
@@ -29718,7 +28834,7 @@ mod p18 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s27(e, pos, v, d, cand);
+        let x = s12(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b7(e, pos, v, c as u16) {
@@ -29755,26 +28871,6 @@ mod p18 {
         S::from_words([0x200]) & d
     }
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s33<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 32, L>,
@@ -29783,16 +28879,6 @@ mod p18 {
         cand: u16,
     ) -> S {
         S::from_words([0x4ccccccf]) & d
-    }
-    #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7fffffff]) & d
     }
     #[inline]
     fn s35<'p, H: Host<'p, P>, const L: usize>(
@@ -29810,16 +28896,6 @@ mod p18 {
             }
         }
         out
-    }
-    #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7fffffff]) & d
     }
     #[inline]
     fn s37<'p, H: Host<'p, P>, const L: usize>(
@@ -29859,7 +28935,7 @@ mod p18 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s36(e, pos, v, ALL, cand);
+        let run = s21(e, pos, v, ALL, cand);
         let end = s39(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
@@ -29904,15 +28980,6 @@ mod p18 {
     }
     #[inline]
     fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
@@ -29966,76 +29033,13 @@ mod p18 {
         pos.counters[1usize + usize::from(10u16)]
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(2u16)]
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(1u16)]
-    }
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(9u16)]
-    }
-    #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1usize + usize::from(10u16)]
-    }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i16<'p, H: Host<'p, P>, const L: usize>(
@@ -30045,15 +29049,6 @@ mod p18 {
         cand: u16,
     ) -> i32 {
         3
-    }
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i18<'p, H: Host<'p, P>, const L: usize>(
@@ -30083,24 +29078,6 @@ mod p18 {
         i32::try_from(s40(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
     fn i23<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 32, L>,
@@ -30116,25 +29093,7 @@ mod p18 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Sub, i22(e, pos, v, cand), i23(e, pos, v, cand))
-    }
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -1
-    }
-    #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
+        int_op(IntOp::Sub, i18(e, pos, v, cand), i23(e, pos, v, cand))
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -30186,24 +29145,6 @@ mod p18 {
         false
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 1u8) == true
-    }
-    #[inline]
     fn b7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 32, L>,
@@ -30220,24 +29161,6 @@ mod p18 {
         cand: u16,
     ) -> bool {
         (0u16 == 9u16) == true
-    }
-    #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 32, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 1u8) == true
     }
     #[inline]
     fn b11<'p, H: Host<'p, P>, const L: usize>(
@@ -30273,7 +29196,7 @@ mod p18 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Le, i20(e, pos, v, cand), i21(e, pos, v, cand))
+        compare(CmpOp::Le, i20(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b15<'p, H: Host<'p, P>, const L: usize>(
@@ -30291,7 +29214,7 @@ mod p18 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i25(e, pos, v, cand), i26(e, pos, v, cand))
+        compare(CmpOp::Eq, i23(e, pos, v, cand), i18(e, pos, v, cand))
     }
     /// The cells after each cell against shift -1.
     static RAY0: [S; 31] = [
@@ -32951,7 +31874,7 @@ mod p19 {
     fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 103usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at7(e, v, &pos, m, g);
@@ -32978,7 +31901,7 @@ mod p19 {
     #[inline(always)]
     fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let value = i5(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         for c in s0(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
@@ -33077,7 +32000,7 @@ mod p19 {
     }
     #[inline(always)]
     fn at18(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s19(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -33125,7 +32048,7 @@ mod p19 {
     fn at24(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(3, e.rt_mover());
-        for c in s31(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<true>(e.zobrist(), c, piece);
         }
         at27(e, v, &pos, m, g);
@@ -33134,7 +32057,7 @@ mod p19 {
     fn at27(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from((1 - e.rt_mover()));
-        let value = i14(e, &pos, &v, 0);
+        let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at28(e, v, &pos, m, g);
@@ -33202,7 +32125,7 @@ mod p19 {
     #[inline(always)]
     fn ap6(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 103usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -33219,7 +32142,7 @@ mod p19 {
     }
     #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i5(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         for c in s0(e, &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
@@ -33346,7 +32269,7 @@ mod p19 {
     #[inline(always)]
     fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(3, e.rt_mover());
-        for c in s31(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -33355,7 +32278,7 @@ mod p19 {
     #[inline]
     fn ap27(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from((1 - e.rt_mover()));
-        let value = i14(e, &pos, &v, 0);
+        let value = i10(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -33379,7 +32302,7 @@ mod p19 {
     #[inline]
     fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i16(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -33565,16 +32488,6 @@ mod p19 {
         x & d
     }
     #[inline]
-    fn s11<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s12<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<2, 2, 105, L>,
@@ -33592,7 +32505,7 @@ mod p19 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s11(e, pos, v, d, cand);
+        let x = s1(e, pos, v, d, cand);
         if x.is_empty() { x } else { s12(e, pos, v, x, cand) }
     }
     #[inline]
@@ -33650,16 +32563,6 @@ mod p19 {
         rel.line(e.rt_mover(), dir, usize::from(48u16), run) & d
     }
     #[inline]
-    fn s19<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s20<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<2, 2, 105, L>,
@@ -33684,16 +32587,6 @@ mod p19 {
         x & d
     }
     #[inline]
-    fn s22<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s23<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<2, 2, 105, L>,
@@ -33711,17 +32604,7 @@ mod p19 {
         d: S,
         cand: u16,
     ) -> S {
-        s22(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s25<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
+        s6(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
     #[inline]
     fn s26<const L: usize>(
@@ -33732,7 +32615,7 @@ mod p19 {
         cand: u16,
     ) -> S {
         let x = s24(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s25(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { x - s1(e, pos, v, x, cand) }
     }
     #[inline]
     fn s27<const L: usize>(
@@ -33746,26 +32629,6 @@ mod p19 {
         if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s28<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s29<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s30<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<2, 2, 105, L>,
@@ -33773,7 +32636,7 @@ mod p19 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s28(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b4(e, pos, v, c as u16) {
@@ -33781,16 +32644,6 @@ mod p19 {
             }
         }
         out
-    }
-    #[inline]
-    fn s31<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn i0<const L: usize>(
@@ -33827,24 +32680,6 @@ mod p19 {
         cand: u16,
     ) -> i32 {
         1
-    }
-    #[inline]
-    fn i4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
-    fn i5<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i6<const L: usize>(
@@ -33910,24 +32745,6 @@ mod p19 {
         i32::try_from(s30(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i13<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i14<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i15<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<2, 2, 105, L>,
@@ -33935,24 +32752,6 @@ mod p19 {
         cand: u16,
     ) -> i32 {
         -1
-    }
-    #[inline]
-    fn i16<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i17<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<2, 2, 105, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
     }
     #[inline]
     fn i18<const L: usize>(
@@ -33999,7 +32798,7 @@ mod p19 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(69u16));
-        !s29(e, pos, v, one, cand).is_empty()
+        !s1(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b4<const L: usize>(
@@ -34017,7 +32816,7 @@ mod p19 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
+        compare(CmpOp::Eq, i12(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
     fn b6<const L: usize>(
@@ -34026,7 +32825,7 @@ mod p19 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i17(e, pos, v, cand), i18(e, pos, v, cand))
+        compare(CmpOp::Ge, i8(e, pos, v, cand), i18(e, pos, v, cand))
     }
     /// The cells after each cell against shift 4.
     static RAY0: [S; 100] = [
@@ -34479,7 +33278,7 @@ mod p20 {
     }
     #[inline(always)]
     fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s16(e, &pos, &v, ALL, 0);
+        let s = s12(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -34584,7 +33383,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s16(e, &pos, &v, ALL, 0);
+        let s = s12(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -34667,16 +33466,6 @@ mod p20 {
     }
     #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
-    }
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
@@ -34772,16 +33561,6 @@ mod p20 {
         rel.step_along(dir, s11(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 2, L>,
@@ -34790,31 +33569,7 @@ mod p20 {
         cand: u16,
     ) -> S {
         let x = s12(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[3]));
-        one & d
-    }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let rel = &e.program().relations[4];
-        let dir = u8::try_from(v[2]).unwrap_or(255);
-        rel.step_along(dir, s15(e, pos, v, ALL, cand)) & d
+        if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
     #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(
@@ -34842,16 +33597,6 @@ mod p20 {
         x & d
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 2, L>,
@@ -34859,58 +33604,8 @@ mod p20 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s19(e, pos, v, d, cand);
+        let x = s9(e, pos, v, d, cand);
         if x.is_empty() { x } else { s18(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x80]) & d
-    }
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x80]) & d
-    }
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s26<'p, H: Host<'p, P>, const L: usize>(
@@ -34920,8 +33615,8 @@ mod p20 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s24(e, pos, v, ALL, cand);
-        let end = s25(e, pos, v, ALL, cand);
+        let run = s7(e, pos, v, ALL, cand);
+        let end = s17(e, pos, v, ALL, cand);
         let f = usize::from(6u16);
         let out = {
             let mut out = S::EMPTY;
@@ -34953,7 +33648,7 @@ mod p20 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s21(e, pos, v, d, cand);
+        let x = s9(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b4(e, pos, v, c as u16) {
@@ -34983,16 +33678,6 @@ mod p20 {
         S::from_words([0xff]) & d
     }
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s32<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 2, L>,
@@ -35010,7 +33695,7 @@ mod p20 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s31(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b6(e, pos, v, c as u16) {
@@ -35938,16 +34623,6 @@ mod p21 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x2]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 1, L>,
@@ -36061,26 +34736,6 @@ mod p21 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s18<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 1, L>,
@@ -36088,8 +34743,8 @@ mod p21 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s16(e, pos, v, ALL, cand);
-        let end = s17(e, pos, v, ALL, cand);
+        let run = s13(e, pos, v, ALL, cand);
+        let end = s9(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
@@ -36144,16 +34799,6 @@ mod p21 {
         d & pos.occupied
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s21<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 1, L>,
@@ -36162,7 +34807,7 @@ mod p21 {
         cand: u16,
     ) -> S {
         let run = s19(e, pos, v, ALL, cand);
-        let end = s20(e, pos, v, ALL, cand) - run;
+        let end = s13(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -36285,16 +34930,6 @@ mod p21 {
         out & d
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 1, L>,
@@ -36302,7 +34937,7 @@ mod p21 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s22(e, pos, v, ALL, cand);
+        let of = s13(e, pos, v, ALL, cand);
         let x = (of.shifted(-2) & S::from_words([0x6db6d]))
             | (of.shifted(-3) & S::from_words([0x3ffff]))
             | (of.shifted(-1) & S::from_words([0xb6db6]))
@@ -36312,16 +34947,6 @@ mod p21 {
         d & x
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s25<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 1, L>,
@@ -36329,7 +34954,7 @@ mod p21 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s24(e, pos, v, d, cand);
+        let x = s19(e, pos, v, d, cand);
         if x.is_empty() { x } else { s23(e, pos, v, x, cand) }
     }
     #[inline]
@@ -37077,7 +35702,7 @@ mod p22 {
     }
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s9(e, &pos, &v, ALL, 0);
+        let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -37107,7 +35732,7 @@ mod p22 {
     }
     #[inline(always)]
     fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s15(e, &pos, &v, ALL, 0);
+        let s = s11(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -37123,7 +35748,7 @@ mod p22 {
         g: &mut Gen<'_>,
     ) {
         let mut pos = *pos;
-        for c in s17(e, &pos, &v, ALL, 0).iter() {
+        for c in s11(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at12(e, v, &pos, m, g);
@@ -37136,7 +35761,7 @@ mod p22 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let s = s18(e, &pos, &v, ALL, 0);
+        let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -37184,7 +35809,7 @@ mod p22 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let s = s26(e, &pos, &v, ALL, 0);
+        let s = s20(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -37360,7 +35985,7 @@ mod p22 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if !b19(e, &pos, &v, 0) {
+        if !b15(e, &pos, &v, 0) {
             return;
         }
         at40(e, v, &pos, m, g);
@@ -37373,7 +35998,7 @@ mod p22 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if !b20(e, &pos, &v, 0) {
+        if !b15(e, &pos, &v, 0) {
             return;
         }
         at40(e, v, &pos, m, g);
@@ -37472,7 +36097,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s9(e, &pos, &v, ALL, 0);
+        let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -37498,7 +36123,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s15(e, &pos, &v, ALL, 0);
+        let s = s11(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -37507,7 +36132,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s17(e, &pos, &v, ALL, 0).iter() {
+        for c in s11(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -37515,7 +36140,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s18(e, &pos, &v, ALL, 0);
+        let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -37541,7 +36166,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s26(e, &pos, &v, ALL, 0);
+        let s = s20(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -37584,7 +36209,7 @@ mod p22 {
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(0u16);
-        let value = i10(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -37602,7 +36227,7 @@ mod p22 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(3u16);
-        let value = i10(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -37632,7 +36257,7 @@ mod p22 {
     #[inline(always)]
     fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(6u16);
-        let value = i14(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -37650,7 +36275,7 @@ mod p22 {
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(5u16);
-        let value = i14(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -37684,7 +36309,7 @@ mod p22 {
     #[inline]
     fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i18(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -37749,16 +36374,6 @@ mod p22 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x2]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 13, L>,
@@ -37778,17 +36393,7 @@ mod p22 {
         d: S,
         cand: u16,
     ) -> S {
-        s4(e, pos, v, d, cand) | s5(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
+        s3(e, pos, v, d, cand) | s5(e, pos, v, d, cand)
     }
     #[inline]
     fn s8<'p, H: Host<'p, P>, const L: usize>(
@@ -37799,7 +36404,7 @@ mod p22 {
         cand: u16,
     ) -> S {
         let run = s6(e, pos, v, ALL, cand);
-        let end = s7(e, pos, v, ALL, cand);
+        let end = s0(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
@@ -37830,18 +36435,6 @@ mod p22 {
             out
         };
         out & d
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
     }
     #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
@@ -37889,66 +36482,6 @@ mod p22 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
-    }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let of = s14(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xdb])).shifted(1);
-        x & d
-    }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
-    }
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let of = s16(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xdb])).shifted(1);
-        x & d
-    }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
     fn s19<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 13, L>,
@@ -37973,26 +36506,6 @@ mod p22 {
         x & d
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 13, L>,
@@ -38000,8 +36513,8 @@ mod p22 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s21(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s22(e, pos, v, x, cand) }
+        let x = s0(e, pos, v, d, cand);
+        if x.is_empty() { x } else { x - s2(e, pos, v, x, cand) }
     }
     #[inline]
     fn s24<'p, H: Host<'p, P>, const L: usize>(
@@ -38013,30 +36526,6 @@ mod p22 {
     ) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() { x } else { s20(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[3]));
-        one & d
-    }
-    #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let of = s25(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xdb])).shifted(1);
-        x & d
     }
     #[inline]
     fn s27<'p, H: Host<'p, P>, const L: usize>(
@@ -38130,16 +36619,6 @@ mod p22 {
         out
     }
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s35<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 13, L>,
@@ -38149,18 +36628,8 @@ mod p22 {
     ) -> S {
         let rel = &e.program().relations[8];
         let dir = None;
-        let run = Some(s34(e, pos, v, ALL, cand));
+        let run = Some(s31(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
-    }
-    #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -38190,15 +36659,6 @@ mod p22 {
         i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 13, L>,
@@ -38226,15 +36686,6 @@ mod p22 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 13, L>,
@@ -38251,24 +36702,6 @@ mod p22 {
         cand: u16,
     ) -> i32 {
         3
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i12<'p, H: Host<'p, P>, const L: usize>(
@@ -38289,24 +36722,6 @@ mod p22 {
         pos.counters[4usize + usize::from(3u16)]
     }
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i16<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 13, L>,
@@ -38323,15 +36738,6 @@ mod p22 {
         cand: u16,
     ) -> i32 {
         pos.counters[4usize + usize::from(5u16)]
-    }
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i19<'p, H: Host<'p, P>, const L: usize>(
@@ -38385,7 +36791,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Le, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Le, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b3<'p, H: Host<'p, P>, const L: usize>(
@@ -38442,15 +36848,6 @@ mod p22 {
         b6(e, pos, v, cand) && b7(e, pos, v, cand)
     }
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (pos.owner(usize::from(v[0])) == pos.owner(usize::from(v[0]))) == false
-    }
-    #[inline]
     fn b10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 13, L>,
@@ -38466,7 +36863,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        b9(e, pos, v, cand) && b10(e, pos, v, cand)
+        b7(e, pos, v, cand) && b10(e, pos, v, cand)
     }
     #[inline]
     fn b12<'p, H: Host<'p, P>, const L: usize>(
@@ -38484,7 +36881,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i12(e, pos, v, cand), i11(e, pos, v, cand))
+        compare(CmpOp::Gt, i12(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn b14<'p, H: Host<'p, P>, const L: usize>(
@@ -38493,7 +36890,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i13(e, pos, v, cand), i11(e, pos, v, cand))
+        compare(CmpOp::Gt, i13(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn b15<'p, H: Host<'p, P>, const L: usize>(
@@ -38520,7 +36917,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i16(e, pos, v, cand), i15(e, pos, v, cand))
+        compare(CmpOp::Gt, i16(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn b18<'p, H: Host<'p, P>, const L: usize>(
@@ -38529,25 +36926,7 @@ mod p22 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i17(e, pos, v, cand), i15(e, pos, v, cand))
-    }
-    #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        false
-    }
-    #[inline]
-    fn b20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 13, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        false
+        compare(CmpOp::Gt, i17(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
     fn b21<'p, H: Host<'p, P>, const L: usize>(
@@ -38567,7 +36946,7 @@ mod p22 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(5u16));
-        !s36(e, pos, v, one, cand).is_empty()
+        !s12(e, pos, v, one, cand).is_empty()
     }
     /// The cells after each cell along shift 1.
     static RAY0: [S; 9] = [
@@ -39290,7 +37669,7 @@ mod p23 {
     }
     #[inline(always)]
     fn at23(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             at24(e, v, &pos, m, g);
         } else {
             at29(e, v, &pos, m, g);
@@ -39346,7 +37725,7 @@ mod p23 {
     }
     #[inline(always)]
     fn at42(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             at43(e, v, &pos, m, g);
         } else {
             at48(e, v, &pos, m, g);
@@ -39364,7 +37743,7 @@ mod p23 {
     fn at44(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(0u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
@@ -39373,14 +37752,14 @@ mod p23 {
     fn at46(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(3u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
     }
     #[inline(always)]
     fn at48(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b8(e, &pos, &v, 0) {
             at49(e, v, &pos, m, g);
         } else {
             at54(e, v, &pos, m, g);
@@ -39398,7 +37777,7 @@ mod p23 {
     fn at50(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(19u16);
-        let value = i20(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
@@ -39407,21 +37786,21 @@ mod p23 {
     fn at52(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(16u16);
-        let value = i20(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
     }
     #[inline(always)]
     fn at54(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b16(e, &pos, &v, 0) {
+        if !b10(e, &pos, &v, 0) {
             return;
         }
         at55(e, v, &pos, m, g);
     }
     #[inline]
     fn at55(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s27(e, &pos, &v, ALL, 0);
+        let s = s14(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -39621,7 +38000,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap23(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap29(e, v, pos, r);
@@ -39674,7 +38053,7 @@ mod p23 {
     #[inline(always)]
     fn ap31(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(19u16);
-        let value = i17(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -39684,7 +38063,7 @@ mod p23 {
     #[inline(always)]
     fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(16u16);
-        let value = i17(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -39725,7 +38104,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap42(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b3(e, &pos, &v, 0) {
             ap43(e, v, pos, r);
         } else {
             ap48(e, v, pos, r);
@@ -39742,7 +38121,7 @@ mod p23 {
     #[inline(always)]
     fn ap44(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(0u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -39752,7 +38131,7 @@ mod p23 {
     #[inline(always)]
     fn ap46(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(3u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -39761,7 +38140,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap48(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b8(e, &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
             ap54(e, v, pos, r);
@@ -39778,7 +38157,7 @@ mod p23 {
     #[inline(always)]
     fn ap50(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(19u16);
-        let value = i20(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -39788,7 +38167,7 @@ mod p23 {
     #[inline(always)]
     fn ap52(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(16u16);
-        let value = i20(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -39801,7 +38180,7 @@ mod p23 {
     }
     #[inline]
     fn ap55(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s27(e, &pos, &v, ALL, 0);
+        let s = s14(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -39882,7 +38261,7 @@ mod p23 {
     #[inline]
     fn ap73(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i22(e, &pos, &v, 0);
+        let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -39967,16 +38346,6 @@ mod p23 {
         d - pos.occupied
     }
     #[inline]
-    fn s6<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s7<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 23, L>,
@@ -39985,17 +38354,7 @@ mod p23 {
         cand: u16,
     ) -> S {
         let x = s5(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s8<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
+        if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
     fn s9<const L: usize>(
@@ -40005,18 +38364,8 @@ mod p23 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s8(e, pos, v, d, cand);
+        let x = s5(e, pos, v, d, cand);
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s10<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s11<const L: usize>(
@@ -40036,7 +38385,7 @@ mod p23 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s10(e, pos, v, d, cand);
+        let x = s5(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b2(e, pos, v, c as u16) {
@@ -40090,16 +38439,6 @@ mod p23 {
         d & x
     }
     #[inline]
-    fn s17<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s18<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 23, L>,
@@ -40107,7 +38446,7 @@ mod p23 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s17(e, pos, v, d, cand);
+        let x = s11(e, pos, v, d, cand);
         if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
     }
     #[inline]
@@ -40141,16 +38480,6 @@ mod p23 {
         s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
     }
     #[inline]
-    fn s22<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s23<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 23, L>,
@@ -40171,58 +38500,6 @@ mod p23 {
         S::from_words([0xccccc]) & d
     }
     #[inline]
-    fn s25<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x33333]) & d
-    }
-    #[inline]
-    fn s26<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xccccc]) & d
-    }
-    #[inline]
-    fn s27<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        one & d
-    }
-    #[inline]
-    fn s28<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x88888]) & d
-    }
-    #[inline]
-    fn s29<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x30080]) & d
-    }
-    #[inline]
     fn s30<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 23, L>,
@@ -40230,8 +38507,8 @@ mod p23 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s28(e, pos, v, ALL, cand);
-        let end = s29(e, pos, v, ALL, cand) - run;
+        let run = s1(e, pos, v, ALL, cand);
+        let end = s2(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -40442,52 +38719,16 @@ mod p23 {
         int_op(IntOp::Add, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
     #[inline]
-    fn i12<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-    #[inline]
-    fn i13<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i9(e, pos, v, cand), i10(e, pos, v, cand))
-    }
-    #[inline]
     fn i14<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        if b3(e, pos, v, cand) { i12(e, pos, v, cand) } else { i13(e, pos, v, cand) }
-    }
-    #[inline]
-    fn i15<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[1]
+        if b3(e, pos, v, cand) { i8(e, pos, v, cand) } else { i11(e, pos, v, cand) }
     }
     #[inline]
     fn i16<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i17<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
@@ -40505,24 +38746,6 @@ mod p23 {
         34
     }
     #[inline]
-    fn i19<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i20<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i21<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 23, L>,
@@ -40530,15 +38753,6 @@ mod p23 {
         cand: u16,
     ) -> i32 {
         -34
-    }
-    #[inline]
-    fn i22<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i23<const L: usize>(
@@ -40603,7 +38817,7 @@ mod p23 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
+        compare(CmpOp::Gt, i14(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn b5<const L: usize>(
@@ -40613,7 +38827,7 @@ mod p23 {
         cand: u16,
     ) -> bool {
         let through = s18(e, pos, v, ALL, cand);
-        let to = s22(e, pos, v, ALL, cand) & through;
+        let to = s11(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
@@ -40628,15 +38842,6 @@ mod p23 {
             reached |= frontier;
         }
         false
-    }
-    #[inline]
-    fn b6<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
     }
     #[inline]
     fn b7<const L: usize>(
@@ -40689,15 +38894,6 @@ mod p23 {
             == true
     }
     #[inline]
-    fn b12<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
     fn b13<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 0, 23, L>,
@@ -40706,16 +38902,7 @@ mod p23 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(6u16));
-        !s25(e, pos, v, one, cand).is_empty()
-    }
-    #[inline]
-    fn b14<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 1u8) == true
+        !s23(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b15<const L: usize>(
@@ -40726,16 +38913,7 @@ mod p23 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(6u16));
-        !s26(e, pos, v, one, cand).is_empty()
-    }
-    #[inline]
-    fn b16<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 23, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        false
+        !s24(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b17<const L: usize>(
@@ -41790,7 +39968,7 @@ mod p24 {
     }
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s10(e, &pos, &v, ALL, 0);
+        let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
@@ -41927,16 +40105,6 @@ mod p24 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 1, L>,
@@ -41978,16 +40146,6 @@ mod p24 {
     }
     #[inline]
     fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
@@ -43169,16 +41327,6 @@ mod p25 {
         S::from_words([0x20]) & d
     }
     #[inline]
-    fn s2<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x20]) & d
-    }
-    #[inline]
     fn s3<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 1, L>,
@@ -43229,16 +41377,6 @@ mod p25 {
         d - pos.occupied
     }
     #[inline]
-    fn s8<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s9<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 1, L>,
@@ -43258,7 +41396,7 @@ mod p25 {
         d: S,
         cand: u16,
     ) -> S {
-        s8(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
+        s0(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
     }
     #[inline]
     fn s11<const L: usize>(
@@ -43391,16 +41529,6 @@ mod p25 {
         s20(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
     }
     #[inline]
-    fn s23<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s24<const L: usize>(
         e: &Engine<'_>,
         pos: &Pos<1, 3, 1, L>,
@@ -43409,19 +41537,7 @@ mod p25 {
         cand: u16,
     ) -> S {
         let x = s22(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s23(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s25<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
+        if x.is_empty() { x } else { x - s12(e, pos, v, x, cand) }
     }
     #[inline]
     fn s26<const L: usize>(
@@ -43431,7 +41547,7 @@ mod p25 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s25(e, pos, v, ALL, cand);
+        let of = s9(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6db6db6db])).shifted(1);
         x & d
     }
@@ -46500,16 +44616,6 @@ mod p26 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<2, 2, 91, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<2, 2, 91, L>,
@@ -46564,7 +44670,7 @@ mod p26 {
         cand: u16,
     ) -> bool {
         let c = usize::from(44u16);
-        let s = s2(e, pos, v, ALL, cand);
+        let s = s1(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
@@ -46920,7 +45026,7 @@ mod p27 {
     }
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s2(e, &pos, &v, ALL, 0);
+        let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -47072,7 +45178,7 @@ mod p27 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let set = s17(e, &pos, &v, ALL, 0);
+        let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
@@ -47115,7 +45221,7 @@ mod p27 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let set = s21(e, &pos, &v, ALL, 0);
+        let set = s5(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<3>(m, c as u8);
         }
@@ -47384,16 +45490,6 @@ mod p27 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 28, L>,
@@ -47473,16 +45569,6 @@ mod p27 {
         x & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 28, L>,
@@ -47500,7 +45586,7 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        s10(e, pos, v, d, cand) | s11(e, pos, v, d, cand)
+        s5(e, pos, v, d, cand) | s11(e, pos, v, d, cand)
     }
     #[inline]
     fn s13<'p, H: Host<'p, P>, const L: usize>(
@@ -47514,26 +45600,6 @@ mod p27 {
         if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s16<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 28, L>,
@@ -47541,8 +45607,8 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s14(e, pos, v, ALL, cand);
-        let end = s15(e, pos, v, ALL, cand);
+        let run = s11(e, pos, v, ALL, cand);
+        let end = s0(e, pos, v, ALL, cand);
         let f = usize::from(v[4]);
         let out = {
             let mut out = S::EMPTY;
@@ -47575,36 +45641,6 @@ mod p27 {
         out & d
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 28, L>,
@@ -47612,18 +45648,8 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s18(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s19(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
+        let x = s5(e, pos, v, d, cand);
+        if x.is_empty() { x } else { x - s0(e, pos, v, x, cand) }
     }
     #[inline]
     fn s22<'p, H: Host<'p, P>, const L: usize>(
@@ -47676,16 +45702,6 @@ mod p27 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x1]) & d
-    }
-    #[inline]
     fn s28<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 28, L>,
@@ -47729,36 +45745,6 @@ mod p27 {
         out & d
     }
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(0u8) & d
-    }
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(1u8) & d
-    }
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
-    }
-    #[inline]
     fn s34<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 28, L>,
@@ -47766,19 +45752,9 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s33(e, pos, v, ALL, cand);
+        let of = s24(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1ff])).shifted(3);
         x & d
-    }
-    #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 28, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s36<'p, H: Host<'p, P>, const L: usize>(
@@ -47788,7 +45764,7 @@ mod p27 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s35(e, pos, v, d, cand);
+        let x = s5(e, pos, v, d, cand);
         if x.is_empty() { x } else { s34(e, pos, v, x, cand) }
     }
     #[inline]
@@ -48459,7 +46435,7 @@ mod p28 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 12usize;
-        let value = i6(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -48504,7 +46480,7 @@ mod p28 {
     #[inline]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i8(e, &pos, &v, 0);
+        let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -48569,16 +46545,6 @@ mod p28 {
         S::from_words([0x80]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 14, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x80]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 14, L>,
@@ -48596,7 +46562,7 @@ mod p28 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s4(e, pos, v, ALL, cand);
+        let run = s3(e, pos, v, ALL, cand);
         let end = s5(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
@@ -48675,16 +46641,6 @@ mod p28 {
         d - pos.occupied
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 14, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s12<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 14, L>,
@@ -48692,7 +46648,7 @@ mod p28 {
         d: S,
         cand: u16,
     ) -> S {
-        s10(e, pos, v, d, cand) | s11(e, pos, v, d, cand)
+        s10(e, pos, v, d, cand) | s5(e, pos, v, d, cand)
     }
     #[inline]
     fn s13<'p, H: Host<'p, P>, const L: usize>(
@@ -48733,15 +46689,6 @@ mod p28 {
         pos.counters[12]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 14, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 14, L>,
@@ -48760,15 +46707,6 @@ mod p28 {
         1
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 14, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 14, L>,
@@ -48776,15 +46714,6 @@ mod p28 {
         cand: u16,
     ) -> i32 {
         i32::from(v[1])
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 14, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
@@ -48811,7 +46740,7 @@ mod p28 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i0(e, pos, v, cand))
     }
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(
@@ -49506,7 +47435,7 @@ mod p29 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -49584,16 +47513,6 @@ mod p29 {
         S::from_words([0x40]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x40]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
@@ -49654,27 +47573,7 @@ mod p29 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x2000]) & d
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
@@ -49731,43 +47630,7 @@ mod p29 {
         3
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        30
-    }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
@@ -49802,7 +47665,7 @@ mod p29 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
     fn b2<'p, H: Host<'p, P>, const L: usize>(
@@ -49811,7 +47674,7 @@ mod p29 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        compare(CmpOp::Lt, i0(e, pos, v, cand), i4(e, pos, v, cand))
     }
 }
 /// gen 34 (style=calm)
@@ -50162,7 +48025,7 @@ mod p30 {
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 9usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at7(e, v, &pos, m, g);
@@ -50282,7 +48145,7 @@ mod p30 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -50349,7 +48212,7 @@ mod p30 {
     #[inline]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -50429,16 +48292,6 @@ mod p30 {
         x & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x24]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -50446,7 +48299,7 @@ mod p30 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
@@ -50482,16 +48335,6 @@ mod p30 {
         d & x
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -50499,7 +48342,7 @@ mod p30 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s9(e, pos, v, ALL, cand);
+        let of = s7(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6c])).shifted(-2);
         x & d
     }
@@ -50558,16 +48401,6 @@ mod p30 {
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -50575,7 +48408,7 @@ mod p30 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s16(e, pos, v, d, cand);
+        let x = s14(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b3(e, pos, v, c as u16) {
@@ -50596,16 +48429,6 @@ mod p30 {
         if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -50624,7 +48447,7 @@ mod p30 {
         cand: u16,
     ) -> S {
         let x = s20(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
     fn s22<'p, H: Host<'p, P>, const L: usize>(
@@ -50645,7 +48468,7 @@ mod p30 {
         cand: u16,
     ) -> S {
         let x = s22(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
     fn s24<'p, H: Host<'p, P>, const L: usize>(
@@ -50707,15 +48530,6 @@ mod p30 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -50732,15 +48546,6 @@ mod p30 {
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(6u16)]
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(
@@ -50780,15 +48585,6 @@ mod p30 {
         -1
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i13<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -50816,31 +48612,13 @@ mod p30 {
         if b4(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2147483647
-    }
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -2147483648
-    }
-    #[inline]
     fn i18<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        if b5(e, pos, v, cand) { i16(e, pos, v, cand) } else { i17(e, pos, v, cand) }
+        if b5(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
     }
     #[inline]
     fn i19<'p, H: Host<'p, P>, const L: usize>(
@@ -50858,7 +48636,7 @@ mod p30 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Div, i12(e, pos, v, cand), i19(e, pos, v, cand))
+        int_op(IntOp::Div, i5(e, pos, v, cand), i19(e, pos, v, cand))
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -51281,7 +49059,7 @@ mod p31 {
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 9usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at7(e, v, &pos, m, g);
@@ -51401,7 +49179,7 @@ mod p31 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -51468,7 +49246,7 @@ mod p31 {
     #[inline]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -51548,16 +49326,6 @@ mod p31 {
         x & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x24]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -51565,7 +49333,7 @@ mod p31 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
@@ -51601,16 +49369,6 @@ mod p31 {
         d & x
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -51618,7 +49376,7 @@ mod p31 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s9(e, pos, v, ALL, cand);
+        let of = s7(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6c])).shifted(-2);
         x & d
     }
@@ -51677,16 +49435,6 @@ mod p31 {
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -51694,7 +49442,7 @@ mod p31 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s16(e, pos, v, d, cand);
+        let x = s14(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b3(e, pos, v, c as u16) {
@@ -51715,16 +49463,6 @@ mod p31 {
         if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -51743,7 +49481,7 @@ mod p31 {
         cand: u16,
     ) -> S {
         let x = s20(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
     fn s22<'p, H: Host<'p, P>, const L: usize>(
@@ -51764,7 +49502,7 @@ mod p31 {
         cand: u16,
     ) -> S {
         let x = s22(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s19(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
     fn s24<'p, H: Host<'p, P>, const L: usize>(
@@ -51826,15 +49564,6 @@ mod p31 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -51851,15 +49580,6 @@ mod p31 {
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(6u16)]
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(
@@ -51899,15 +49619,6 @@ mod p31 {
         -1
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        3
-    }
-    #[inline]
     fn i13<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
@@ -51935,31 +49646,13 @@ mod p31 {
         if b4(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2147483647
-    }
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 15, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        -2147483648
-    }
-    #[inline]
     fn i18<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        if b5(e, pos, v, cand) { i16(e, pos, v, cand) } else { i17(e, pos, v, cand) }
+        if b5(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
     }
     #[inline]
     fn i19<'p, H: Host<'p, P>, const L: usize>(
@@ -51977,7 +49670,7 @@ mod p31 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Div, i12(e, pos, v, cand), i19(e, pos, v, cand))
+        int_op(IntOp::Div, i5(e, pos, v, cand), i19(e, pos, v, cand))
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -52572,7 +50265,7 @@ mod p32 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -52630,16 +50323,6 @@ mod p32 {
         S::from_words([0x4000]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x4000]) & d
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 5, L>,
@@ -52660,16 +50343,6 @@ mod p32 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 5, L>,
@@ -52678,7 +50351,7 @@ mod p32 {
         cand: u16,
     ) -> S {
         let x = s4(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
@@ -52735,15 +50408,6 @@ mod p32 {
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Mul, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(
@@ -53311,7 +50975,7 @@ mod p33 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -53369,16 +51033,6 @@ mod p33 {
         S::from_words([0x4000]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x4000]) & d
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 5, L>,
@@ -53399,16 +51053,6 @@ mod p33 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 5, L>,
@@ -53417,7 +51061,7 @@ mod p33 {
         cand: u16,
     ) -> S {
         let x = s4(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
@@ -53474,15 +51118,6 @@ mod p33 {
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Mul, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(
@@ -54423,16 +52058,6 @@ mod p34 {
         out & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 1, L>,
@@ -54441,7 +52066,7 @@ mod p34 {
         cand: u16,
     ) -> S {
         let x = s5(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -55550,16 +53175,6 @@ mod p35 {
         out & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 1, L>,
@@ -55568,7 +53183,7 @@ mod p35 {
         cand: u16,
     ) -> S {
         let x = s5(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
+        if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -56710,7 +54325,7 @@ mod p36 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let set = s12(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
@@ -56848,7 +54463,7 @@ mod p36 {
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i0(e, &pos, &v, 0);
-        for c in s13(e, &pos, &v, ALL, 0).iter() {
+        for c in s3(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -56995,26 +54610,6 @@ mod p36 {
         rel.line(e.rt_mover(), dir, usize::from(9u16), run) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x408000100]) & d
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 37, L>,
@@ -57022,7 +54617,7 @@ mod p36 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s9(e, pos, v, ALL, cand);
+        let of = s5(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => {
                 (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -57043,28 +54638,8 @@ mod p36 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s8(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7ffffffff]) & d
     }
     #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(
@@ -57077,16 +54652,6 @@ mod p36 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s16<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 37, L>,
@@ -57094,19 +54659,9 @@ mod p36 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s15(e, pos, v, ALL, cand);
+        let of = s2(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
-    }
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s18<'p, H: Host<'p, P>, const L: usize>(
@@ -57116,7 +54671,7 @@ mod p36 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s17(e, pos, v, ALL, cand);
+        let of = s2(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => {
                 (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -57128,16 +54683,6 @@ mod p36 {
             }
         };
         x & d
-    }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -57185,15 +54730,6 @@ mod p36 {
         pos.counters[0]
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        25
-    }
-    #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 37, L>,
@@ -57210,15 +54746,6 @@ mod p36 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -57292,7 +54819,7 @@ mod p36 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(
@@ -57301,7 +54828,7 @@ mod p36 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i0(e, pos, v, cand))
     }
 }
 /// gen 37 (style=fancy)
@@ -58230,7 +55757,7 @@ mod p37 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let set = s12(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u16;
@@ -58368,7 +55895,7 @@ mod p37 {
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let value = i0(e, &pos, &v, 0);
-        for c in s13(e, &pos, &v, ALL, 0).iter() {
+        for c in s3(e, &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -58515,26 +56042,6 @@ mod p37 {
         rel.line(e.rt_mover(), dir, usize::from(9u16), run) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x408000100]) & d
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 37, L>,
@@ -58542,7 +56049,7 @@ mod p37 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s9(e, pos, v, ALL, cand);
+        let of = s5(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => {
                 (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -58563,28 +56070,8 @@ mod p37 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s8(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7ffffffff]) & d
     }
     #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(
@@ -58597,16 +56084,6 @@ mod p37 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s16<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 37, L>,
@@ -58614,19 +56091,9 @@ mod p37 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s15(e, pos, v, ALL, cand);
+        let of = s2(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
-    }
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s18<'p, H: Host<'p, P>, const L: usize>(
@@ -58636,7 +56103,7 @@ mod p37 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s17(e, pos, v, ALL, cand);
+        let of = s2(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => {
                 (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -58648,16 +56115,6 @@ mod p37 {
             }
         };
         x & d
-    }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -58705,15 +56162,6 @@ mod p37 {
         pos.counters[0]
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        25
-    }
-    #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 37, L>,
@@ -58730,15 +56178,6 @@ mod p37 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 37, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
@@ -58812,7 +56251,7 @@ mod p37 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(
@@ -58821,7 +56260,7 @@ mod p37 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i0(e, pos, v, cand))
     }
 }
 /// gen 38
@@ -59944,7 +57383,7 @@ mod p38 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let s = s9(e, &pos, &v, ALL, 0);
+        let s = s3(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -60059,7 +57498,7 @@ mod p38 {
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s9(e, &pos, &v, ALL, 0);
+        let s = s3(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -60086,7 +57525,7 @@ mod p38 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(v[0]);
-        let value = i6(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -60096,7 +57535,7 @@ mod p38 {
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -60225,43 +57664,6 @@ mod p38 {
         if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 66, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[3]));
-        one & d
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 66, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let rel = &e.program().relations[6];
-        let dir = {
-            let i = u8::try_from(v[1]).unwrap_or(255);
-            if i == 255 { 255 } else { (i64::from(i) + -1).rem_euclid(4) as u8 }
-        };
-        rel.step_along(dir, s8(e, pos, v, ALL, cand)) & d
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 66, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s11<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 66, L>,
@@ -60271,7 +57673,7 @@ mod p38 {
     ) -> S {
         let rel = &e.program().relations[6];
         let dir = None;
-        let run = Some(s10(e, pos, v, ALL, cand));
+        let run = Some(s0(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(31u16), run) & d
     }
     #[inline]
@@ -60340,24 +57742,6 @@ mod p38 {
         i32::from(v[3])
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 66, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 66, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i8<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 66, L>,
@@ -60383,15 +57767,6 @@ mod p38 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 66, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i12<'p, H: Host<'p, P>, const L: usize>(
@@ -61227,16 +58602,6 @@ mod p39 {
         S::from_words([0x10]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 2, L>,
@@ -61309,16 +58674,6 @@ mod p39 {
         d & x
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s13<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 2, L>,
@@ -61326,18 +58681,8 @@ mod p39 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s12(e, pos, v, d, cand);
+        let x = s9(e, pos, v, d, cand);
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn i0<'p, H: Host<'p, P>, const L: usize>(
@@ -61403,15 +58748,6 @@ mod p39 {
         pos.counters[0]
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        31
-    }
-    #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 2, L>,
@@ -61436,7 +58772,7 @@ mod p39 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        compare(CmpOp::Ge, i6(e, pos, v, cand), i1(e, pos, v, cand))
     }
 }
 /// gen 40
@@ -62354,7 +59690,7 @@ mod p40 {
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i1(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -62417,7 +59753,7 @@ mod p40 {
     #[inline]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i7(e, &pos, &v, 0);
+        let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -62462,16 +59798,6 @@ mod p40 {
         S::from_words([0x4210842108]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x421084210]) & d
-    }
-    #[inline]
     fn s3<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 4, L>,
@@ -62489,7 +59815,7 @@ mod p40 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s2(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s3(e, pos, v, x, cand) }
     }
     #[inline]
@@ -62597,15 +59923,6 @@ mod p40 {
         1
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i2<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 4, L>,
@@ -62643,24 +59960,6 @@ mod p40 {
     }
     #[inline]
     fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
@@ -62720,7 +60019,7 @@ mod p40 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        compare(CmpOp::Ge, i6(e, pos, v, cand), i9(e, pos, v, cand))
     }
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(
@@ -63719,7 +61018,7 @@ mod p41 {
     }
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s11(e, &pos, &v, ALL, 0);
+        let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -63791,7 +61090,7 @@ mod p41 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let s = s12(e, &pos, &v, ALL, 0);
+        let s = s4(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -63839,7 +61138,7 @@ mod p41 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let s = s18(e, &pos, &v, ALL, 0);
+        let s = s14(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -63854,7 +61153,7 @@ mod p41 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let s = s19(e, &pos, &v, ALL, 0);
+        let s = s4(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -63902,7 +61201,7 @@ mod p41 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let s = s25(e, &pos, &v, ALL, 0);
+        let s = s21(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -64087,7 +61386,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s11(e, &pos, &v, ALL, 0);
+        let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -64128,7 +61427,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s12(e, &pos, &v, ALL, 0);
+        let s = s4(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -64154,7 +61453,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s18(e, &pos, &v, ALL, 0);
+        let s = s14(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -64163,7 +61462,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s19(e, &pos, &v, ALL, 0);
+        let s = s4(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -64189,7 +61488,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s25(e, &pos, &v, ALL, 0);
+        let s = s21(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -64198,7 +61497,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s27(e, &pos, &v, ALL, 0).iter() {
+        for c in s21(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -64402,16 +61701,6 @@ mod p41 {
         x & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -64429,7 +61718,7 @@ mod p41 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s6(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s7(e, pos, v, x, cand) }
     }
     #[inline]
@@ -64442,45 +61731,6 @@ mod p41 {
     ) -> S {
         let x = s8(e, pos, v, d, cand);
         if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
-    }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let of = s10(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0x3f7efdf])).shifted(1),
-            _ => (of & S::from_words([0x7efdfbe])).shifted(-1),
-        };
-        x & d
-    }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
     }
     #[inline]
     fn s13<'p, H: Host<'p, P>, const L: usize>(
@@ -64528,42 +61778,6 @@ mod p41 {
         if x.is_empty() { x } else { s15(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[4]));
-        one & d
-    }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let rel = &e.program().relations[7];
-        let dir = u8::try_from(v[3]).unwrap_or(255);
-        rel.step_along(dir, s17(e, pos, v, ALL, cand)) & d
-    }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
-    }
-    #[inline]
     fn s20<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -64591,16 +61805,6 @@ mod p41 {
         rel.step_along(dir, s20(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -64609,73 +61813,7 @@ mod p41 {
         cand: u16,
     ) -> S {
         let x = s21(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s22(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[6]));
-        one & d
-    }
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let rel = &e.program().relations[7];
-        let dir = {
-            let i = u8::try_from(v[3]).unwrap_or(255);
-            if i == 255 { 255 } else { (i64::from(i) + -1).rem_euclid(2) as u8 }
-        };
-        rel.step_along(dir, s24(e, pos, v, ALL, cand)) & d
-    }
-    #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[6]));
-        one & d
-    }
-    #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let rel = &e.program().relations[7];
-        let dir = {
-            let i = u8::try_from(v[3]).unwrap_or(255);
-            if i == 255 { 255 } else { (i64::from(i) + -1).rem_euclid(2) as u8 }
-        };
-        rel.step_along(dir, s26(e, pos, v, ALL, cand)) & d
-    }
-    #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[6]));
-        one & d
+        if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
     fn s29<'p, H: Host<'p, P>, const L: usize>(
@@ -64688,16 +61826,6 @@ mod p41 {
         R5[0].get(usize::from(v[6])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s31<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -64705,18 +61833,8 @@ mod p41 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s30(e, pos, v, d, cand);
+        let x = s7(e, pos, v, d, cand);
         if x.is_empty() { x } else { s29(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
     fn s33<'p, H: Host<'p, P>, const L: usize>(
@@ -64758,7 +61876,7 @@ mod p41 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s32(e, pos, v, ALL, cand);
+        let run = s7(e, pos, v, ALL, cand);
         let end = s35(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
@@ -64793,27 +61911,7 @@ mod p41 {
         out & d
     }
     #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
     fn s38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x800000]) & d
-    }
-    #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
@@ -64833,16 +61931,6 @@ mod p41 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s42<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -64851,27 +61939,7 @@ mod p41 {
         cand: u16,
     ) -> S {
         let x = s40(e, pos, v, d, cand);
-        if x.is_empty() { x } else { x - s41(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
+        if x.is_empty() { x } else { x - s40(e, pos, v, x, cand) }
     }
     #[inline]
     fn s45<'p, H: Host<'p, P>, const L: usize>(
@@ -64881,8 +61949,8 @@ mod p41 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s43(e, pos, v, ALL, cand);
-        let end = s44(e, pos, v, ALL, cand);
+        let run = s7(e, pos, v, ALL, cand);
+        let end = s40(e, pos, v, ALL, cand);
         let f = usize::from(v[0]);
         let out = {
             let mut out = S::EMPTY;
@@ -64939,26 +62007,6 @@ mod p41 {
         out & d
     }
     #[inline]
-    fn s46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s47<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
     fn s48<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -64966,8 +62014,8 @@ mod p41 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s46(e, pos, v, ALL, cand);
-        let end = s47(e, pos, v, ALL, cand) - run;
+        let run = s40(e, pos, v, ALL, cand);
+        let end = s7(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -65048,16 +62096,6 @@ mod p41 {
         out & d
     }
     #[inline]
-    fn s49<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s50<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -65067,7 +62105,7 @@ mod p41 {
     ) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
-        let run = Some(s49(e, pos, v, ALL, cand));
+        let run = Some(s2(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
     #[inline]
@@ -65236,26 +62274,6 @@ mod p41 {
         out & d
     }
     #[inline]
-    fn s52<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s53<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d & pos.occupied
-    }
-    #[inline]
     fn s54<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -65263,8 +62281,8 @@ mod p41 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s52(e, pos, v, ALL, cand);
-        let end = s53(e, pos, v, ALL, cand) - run;
+        let run = s7(e, pos, v, ALL, cand);
+        let end = s15(e, pos, v, ALL, cand) - run;
         let out = if end.len() == 1 {
             let f = end.first().unwrap_or(0);
             let out = {
@@ -65383,38 +62401,6 @@ mod p41 {
         s55(e, pos, v, d, cand) | s56(e, pos, v, d, cand)
     }
     #[inline]
-    fn s58<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s59<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        one & d
-    }
-    #[inline]
-    fn s60<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        s58(e, pos, v, d, cand) | s59(e, pos, v, d, cand)
-    }
-    #[inline]
     fn s61<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -65423,40 +62409,10 @@ mod p41 {
         cand: u16,
     ) -> S {
         let x = s57(e, pos, v, d, cand);
-        if x.is_empty() { x } else { s60(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s62<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s63<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
+        if x.is_empty() { x } else { s35(e, pos, v, x, cand) }
     }
     #[inline]
     fn s64<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7ffffff]) & d
-    }
-    #[inline]
-    fn s65<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
@@ -65473,7 +62429,7 @@ mod p41 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s62(e, pos, v, d, cand);
+        let x = s33(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b6(e, pos, v, c as u16) {
@@ -65481,80 +62437,6 @@ mod p41 {
             }
         }
         out
-    }
-    #[inline]
-    fn s67<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s68<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        one & d
-    }
-    #[inline]
-    fn s69<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        s67(e, pos, v, d, cand) | s68(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s70<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s71<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        one & d
-    }
-    #[inline]
-    fn s72<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        s70(e, pos, v, d, cand) | s71(e, pos, v, d, cand)
-    }
-    #[inline]
-    fn s73<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
     }
     #[inline]
     fn s74<'p, H: Host<'p, P>, const L: usize>(
@@ -65567,28 +62449,6 @@ mod p41 {
         S::from_words([0x80000]) & d
     }
     #[inline]
-    fn s75<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x80000]) & d
-    }
-    #[inline]
-    fn s76<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
-        one & d
-    }
-    #[inline]
     fn s77<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -65596,7 +62456,7 @@ mod p41 {
         d: S,
         cand: u16,
     ) -> S {
-        s75(e, pos, v, d, cand) | s76(e, pos, v, d, cand)
+        s74(e, pos, v, d, cand) | s34(e, pos, v, d, cand)
     }
     #[inline]
     fn s78<'p, H: Host<'p, P>, const L: usize>(
@@ -65606,7 +62466,7 @@ mod p41 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s72(e, pos, v, d, cand);
+        let x = s35(e, pos, v, d, cand);
         if x.is_empty() { x } else { s77(e, pos, v, x, cand) }
     }
     #[inline]
@@ -65637,22 +62497,13 @@ mod p41 {
         pos.counters[0]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Div, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        int_op(IntOp::Div, i2(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
@@ -65664,15 +62515,6 @@ mod p41 {
         i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -65680,15 +62522,6 @@ mod p41 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i9<'p, H: Host<'p, P>, const L: usize>(
@@ -65727,15 +62560,6 @@ mod p41 {
         1
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
     fn i14<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -65743,15 +62567,6 @@ mod p41 {
         cand: u16,
     ) -> i32 {
         18
-    }
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i16<'p, H: Host<'p, P>, const L: usize>(
@@ -65763,22 +62578,13 @@ mod p41 {
         i32::try_from(s66(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
     fn i18<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        int_op(IntOp::Add, i16(e, pos, v, cand), i17(e, pos, v, cand))
+        int_op(IntOp::Add, i16(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
     fn i19<'p, H: Host<'p, P>, const L: usize>(
@@ -65787,7 +62593,7 @@ mod p41 {
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s69(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i20<'p, H: Host<'p, P>, const L: usize>(
@@ -65850,7 +62656,7 @@ mod p41 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i13(e, pos, v, cand), i14(e, pos, v, cand))
+        compare(CmpOp::Ge, i2(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
     fn b4<'p, H: Host<'p, P>, const L: usize>(
@@ -65879,8 +62685,8 @@ mod p41 {
         v: &V,
         cand: u16,
     ) -> bool {
-        let through = s63(e, pos, v, ALL, cand);
-        let to = s65(e, pos, v, ALL, cand) & through;
+        let through = s2(e, pos, v, ALL, cand);
+        let to = s64(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
@@ -66793,46 +63599,6 @@ mod p42 {
         S::from_words([0x10]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x10]) & d
-    }
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x0]) & d
-    }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x40]) & d
-    }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x40]) & d
-    }
-    #[inline]
     fn s8<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 9, L>,
@@ -66840,7 +63606,7 @@ mod p42 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s7(e, pos, v, ALL, cand);
+        let of = s1(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7e])).shifted(-1);
         x & d
     }
@@ -66873,7 +63639,7 @@ mod p42 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
+        let x = s3(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s10(e, pos, v, x, cand) }
     }
     #[inline]
@@ -66940,16 +63706,6 @@ mod p42 {
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s19<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 9, L>,
@@ -66959,7 +63715,7 @@ mod p42 {
     ) -> S {
         let rel = &e.program().relations[2];
         let dir = None;
-        let run = Some(s18(e, pos, v, ALL, cand));
+        let run = Some(s14(e, pos, v, ALL, cand));
         rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
     #[inline]
@@ -67499,7 +64255,7 @@ mod p43 {
     }
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s14(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -67669,16 +64425,6 @@ mod p43 {
         x & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x8421]) & d
-    }
-    #[inline]
     fn s5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 3, L>,
@@ -67686,18 +64432,8 @@ mod p43 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s4(e, pos, v, d, cand);
+        let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s7<'p, H: Host<'p, P>, const L: usize>(
@@ -67717,7 +64453,7 @@ mod p43 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s6(e, pos, v, ALL, cand);
+        let run = s2(e, pos, v, ALL, cand);
         let end = s7(e, pos, v, ALL, cand);
         let f = usize::from(4u16);
         let out = {
@@ -67765,16 +64501,6 @@ mod p43 {
         x & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s13<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 3, L>,
@@ -67782,18 +64508,8 @@ mod p43 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s12(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
     }
     #[inline]
     fn s15<'p, H: Host<'p, P>, const L: usize>(
@@ -67860,26 +64576,6 @@ mod p43 {
         if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s23<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 2, 3, L>,
@@ -67887,8 +64583,8 @@ mod p43 {
         d: S,
         cand: u16,
     ) -> S {
-        let run = s21(e, pos, v, ALL, cand);
-        let end = s22(e, pos, v, ALL, cand);
+        let run = s7(e, pos, v, ALL, cand);
+        let end = s2(e, pos, v, ALL, cand);
         let f = usize::from(v[1]);
         let out = {
             let mut out = S::EMPTY;
@@ -68603,7 +65299,7 @@ mod p44 {
     ) {
         let mut pos = *pos;
         let piece = ops::piece_code(5, e.rt_mover());
-        for c in s8(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         at13(e, v, &pos, m, g);
@@ -68683,7 +65379,7 @@ mod p44 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b2(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
             at22(e, v, &pos, m, g);
@@ -68771,7 +65467,7 @@ mod p44 {
     ) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(10u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at29(e, v, &pos, m, g);
@@ -68786,7 +65482,7 @@ mod p44 {
     ) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(9u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at29(e, v, &pos, m, g);
@@ -68812,7 +65508,7 @@ mod p44 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b7(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             at30(e, v, &pos, m, g);
         } else {
             at35(e, v, &pos, m, g);
@@ -68842,7 +65538,7 @@ mod p44 {
     ) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
-        let value = i20(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at42(e, v, &pos, m, g);
@@ -68857,7 +65553,7 @@ mod p44 {
     ) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(2u16);
-        let value = i20(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at42(e, v, &pos, m, g);
@@ -68870,7 +65566,7 @@ mod p44 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b9(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             at36(e, v, &pos, m, g);
         } else {
             at41(e, v, &pos, m, g);
@@ -68900,7 +65596,7 @@ mod p44 {
     ) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(10u16);
-        let value = i21(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at42(e, v, &pos, m, g);
@@ -68915,7 +65611,7 @@ mod p44 {
     ) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(9u16);
-        let value = i21(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at42(e, v, &pos, m, g);
@@ -68928,7 +65624,7 @@ mod p44 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if !b11(e, &pos, &v, 0) {
+        if !b6(e, &pos, &v, 0) {
             return;
         }
         at42(e, v, &pos, m, g);
@@ -68941,7 +65637,7 @@ mod p44 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b12(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             at43(e, v, &pos, m, g);
         } else {
             at48(e, v, &pos, m, g);
@@ -68972,7 +65668,7 @@ mod p44 {
     ) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
-        let value = i23(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at58(e, v, &pos, m, g);
@@ -68985,7 +65681,7 @@ mod p44 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b13(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             at49(e, v, &pos, m, g);
         } else {
             at58(e, v, &pos, m, g);
@@ -69026,7 +65722,7 @@ mod p44 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b14(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             at74(e, v, &pos, m, g);
         } else {
             at65(e, v, &pos, m, g);
@@ -69040,7 +65736,7 @@ mod p44 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if b16(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             at74(e, v, &pos, m, g);
         } else {
             at71(e, v, &pos, m, g);
@@ -69054,7 +65750,7 @@ mod p44 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        if !b18(e, &pos, &v, 0) {
+        if !b6(e, &pos, &v, 0) {
             return;
         }
         at74(e, v, &pos, m, g);
@@ -69067,7 +65763,7 @@ mod p44 {
         m: Move,
         g: &mut Gen<'_>,
     ) {
-        let set = s25(e, &pos, &v, ALL, 0);
+        let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -69183,7 +65879,7 @@ mod p44 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(5, e.rt_mover());
-        for c in s8(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -69225,7 +65921,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap22(e, v, pos, r);
@@ -69278,7 +65974,7 @@ mod p44 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69288,7 +65984,7 @@ mod p44 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i19(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69301,7 +65997,7 @@ mod p44 {
     }
     #[inline]
     fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap30(e, v, pos, r);
         } else {
             ap35(e, v, pos, r);
@@ -69318,7 +66014,7 @@ mod p44 {
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i20(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69328,7 +66024,7 @@ mod p44 {
     #[inline(always)]
     fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i20(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69337,7 +66033,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b9(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
             ap41(e, v, pos, r);
@@ -69354,7 +66050,7 @@ mod p44 {
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
-        let value = i21(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69364,7 +66060,7 @@ mod p44 {
     #[inline(always)]
     fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i21(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69377,7 +66073,7 @@ mod p44 {
     }
     #[inline]
     fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap43(e, v, pos, r);
         } else {
             ap48(e, v, pos, r);
@@ -69396,7 +66092,7 @@ mod p44 {
     #[inline(always)]
     fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i23(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69416,7 +66112,7 @@ mod p44 {
     #[inline(always)]
     fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i25(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69425,7 +66121,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
             ap57(e, v, pos, r);
@@ -69454,7 +66150,7 @@ mod p44 {
     #[inline(always)]
     fn ap51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i28(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69480,7 +66176,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b1(e, &pos, &v, 0) {
             ap60(e, v, pos, r);
         } else {
             ap65(e, v, pos, r);
@@ -69497,7 +66193,7 @@ mod p44 {
     #[inline(always)]
     fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i30(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69507,7 +66203,7 @@ mod p44 {
     #[inline(always)]
     fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i30(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69516,7 +66212,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b16(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap66(e, v, pos, r);
         } else {
             ap71(e, v, pos, r);
@@ -69533,7 +66229,7 @@ mod p44 {
     #[inline(always)]
     fn ap67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
-        let value = i31(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69543,7 +66239,7 @@ mod p44 {
     #[inline(always)]
     fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i31(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69595,7 +66291,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s37(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(e, &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -69604,7 +66300,7 @@ mod p44 {
     #[inline]
     fn ap83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i35(e, &pos, &v, 0);
+        let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -69845,26 +66541,6 @@ mod p44 {
         if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
@@ -69872,7 +66548,7 @@ mod p44 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s9(e, pos, v, ALL, cand);
+        let of = s5(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x36d])).shifted(1)
             | (of & S::from_words([0xff])).shifted(3)
             | (of & S::from_words([0x6da])).shifted(-1)
@@ -69888,56 +66564,6 @@ mod p44 {
         cand: u16,
     ) -> S {
         S::from_words([0x9b]) & d
-    }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x492]) & d
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x9b]) & d
-    }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x492]) & d
-    }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x9b]) & d
-    }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x492]) & d
     }
     #[inline]
     fn s17<'p, H: Host<'p, P>, const L: usize>(
@@ -70053,16 +66679,6 @@ mod p44 {
         out & d
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s26<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
@@ -70085,26 +66701,6 @@ mod p44 {
         R9[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7ff]) & d
-    }
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7ff]) & d
-    }
-    #[inline]
     fn s30<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
@@ -70124,16 +66720,6 @@ mod p44 {
     ) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() { x } else { s27(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xd]) & d
     }
     #[inline]
     fn s33<'p, H: Host<'p, P>, const L: usize>(
@@ -70166,76 +66752,6 @@ mod p44 {
         s33(e, pos, v, d, cand) | s34(e, pos, v, d, cand)
     }
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
-    }
-    #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xd]) & d
-    }
-    #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0x7ff]) & d
-    }
-    #[inline]
-    fn s41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        S::from_words([0xd]) & d
-    }
-    #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-    #[inline]
     fn s43<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
@@ -70243,7 +66759,7 @@ mod p44 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s42(e, pos, v, ALL, cand);
+        let of = s2(e, pos, v, ALL, cand);
         let x = (of.shifted(-2) & S::from_words([0xdb]))
             | (of.shifted(-4) & S::from_words([0x6d]))
             | (of.shifted(2) & S::from_words([0x36c]))
@@ -70258,7 +66774,7 @@ mod p44 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s38(e, pos, v, d, cand);
+        let x = s2(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b28(e, pos, v, c as u16) {
@@ -70293,15 +66809,6 @@ mod p44 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        2
     }
     #[inline]
     fn i4<'p, H: Host<'p, P>, const L: usize>(
@@ -70385,31 +66892,13 @@ mod p44 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i7(e, pos, v, cand), i8(e, pos, v, cand))
-    }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
-    }
-    #[inline]
     fn i15<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        if b1(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
+        if b1(e, pos, v, cand) { i9(e, pos, v, cand) } else { i12(e, pos, v, cand) }
     }
     #[inline]
     fn i16<'p, H: Host<'p, P>, const L: usize>(
@@ -70439,33 +66928,6 @@ mod p44 {
         1
     }
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
     fn i22<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
@@ -70475,15 +66937,6 @@ mod p44 {
         pos.counters[15usize + usize::from(0u16)]
     }
     #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i24<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
@@ -70491,15 +66944,6 @@ mod p44 {
         cand: u16,
     ) -> i32 {
         pos.counters[15usize + usize::from(2u16)]
-    }
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
     }
     #[inline]
     fn i26<'p, H: Host<'p, P>, const L: usize>(
@@ -70520,15 +66964,6 @@ mod p44 {
         pos.counters[15usize + usize::from(9u16)]
     }
     #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i29<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
@@ -70536,24 +66971,6 @@ mod p44 {
         cand: u16,
     ) -> i32 {
         3
-    }
-    #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i32<'p, H: Host<'p, P>, const L: usize>(
@@ -70583,49 +67000,13 @@ mod p44 {
         pos.counters[0]
     }
     #[inline]
-    fn i35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
-    }
-    #[inline]
-    fn i36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        pos.counters[0]
-    }
-    #[inline]
-    fn i37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        10
-    }
-    #[inline]
     fn i38<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
-        i32::try_from(s41(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
+        i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn i40<'p, H: Host<'p, P>, const L: usize>(
@@ -70679,19 +67060,10 @@ mod p44 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ne, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        compare(CmpOp::Ne, i2(e, pos, v, cand), i0(e, pos, v, cand))
     }
     #[inline]
     fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
@@ -70728,7 +67100,7 @@ mod p44 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(8u16));
-        !s12(e, pos, v, one, cand).is_empty()
+        !s1(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b6<'p, H: Host<'p, P>, const L: usize>(
@@ -70740,15 +67112,6 @@ mod p44 {
         false
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
     fn b8<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
@@ -70757,16 +67120,7 @@ mod p44 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(7u16));
-        !s13(e, pos, v, one, cand).is_empty()
-    }
-    #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 1u8) == true
+        !s11(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b10<'p, H: Host<'p, P>, const L: usize>(
@@ -70777,43 +67131,7 @@ mod p44 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(7u16));
-        !s14(e, pos, v, one, cand).is_empty()
-    }
-    #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        false
-    }
-    #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
-    fn b13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 1u8) == true
-    }
-    #[inline]
-    fn b14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
+        !s1(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b15<'p, H: Host<'p, P>, const L: usize>(
@@ -70824,16 +67142,7 @@ mod p44 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(5u16));
-        !s15(e, pos, v, one, cand).is_empty()
-    }
-    #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 1u8) == true
+        !s11(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b17<'p, H: Host<'p, P>, const L: usize>(
@@ -70844,16 +67153,7 @@ mod p44 {
     ) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(5u16));
-        !s16(e, pos, v, one, cand).is_empty()
-    }
-    #[inline]
-    fn b18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        false
+        !s1(e, pos, v, one, cand).is_empty()
     }
     #[inline]
     fn b19<'p, H: Host<'p, P>, const L: usize>(
@@ -70865,22 +67165,13 @@ mod p44 {
         compare(CmpOp::Lt, i33(e, pos, v, cand), i34(e, pos, v, cand))
     }
     #[inline]
-    fn b20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        (e.rt_mover() == 0u8) == true
-    }
-    #[inline]
     fn b21<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
-        b19(e, pos, v, cand) || b20(e, pos, v, cand)
+        b19(e, pos, v, cand) || b1(e, pos, v, cand)
     }
     #[inline]
     fn b22<'p, H: Host<'p, P>, const L: usize>(
@@ -70889,8 +67180,8 @@ mod p44 {
         v: &V,
         cand: u16,
     ) -> bool {
-        let through = s32(e, pos, v, ALL, cand);
-        let to = s36(e, pos, v, ALL, cand) & through;
+        let through = s22(e, pos, v, ALL, cand);
+        let to = s5(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
             return false;
         }
@@ -70931,7 +67222,7 @@ mod p44 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Ge, i36(e, pos, v, cand), i37(e, pos, v, cand))
+        compare(CmpOp::Ge, i34(e, pos, v, cand), i33(e, pos, v, cand))
     }
     #[inline]
     fn b26<'p, H: Host<'p, P>, const L: usize>(
@@ -70940,7 +67231,7 @@ mod p44 {
         v: &V,
         cand: u16,
     ) -> bool {
-        compare(CmpOp::Le, i38(e, pos, v, cand), i39(e, pos, v, cand))
+        compare(CmpOp::Le, i38(e, pos, v, cand), i18(e, pos, v, cand))
     }
     #[inline]
     fn b27<'p, H: Host<'p, P>, const L: usize>(
@@ -70959,15 +67250,6 @@ mod p44 {
         cand: u16,
     ) -> bool {
         b26(e, pos, v, cand) || b27(e, pos, v, cand)
-    }
-    #[inline]
-    fn b29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 26, L>,
-        v: &V,
-        cand: u16,
-    ) -> bool {
-        false
     }
     /// The cells after each cell against shift 5.
     static RAY0: [S; 11] = [
@@ -72366,7 +68648,7 @@ mod p45 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i1(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -72412,7 +68694,7 @@ mod p45 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i6(e, &pos, &v, 0);
+        let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -72543,18 +68825,6 @@ mod p45 {
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-    #[inline]
     fn s10<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -72562,19 +68832,9 @@ mod p45 {
         d: S,
         cand: u16,
     ) -> S {
-        let of = s9(e, pos, v, ALL, cand);
+        let of = s3(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7befdfdfdfbef])).shifted(1);
         x & d
-    }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
     fn s12<'p, H: Host<'p, P>, const L: usize>(
@@ -72584,18 +68844,8 @@ mod p45 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s11(e, pos, v, d, cand);
+        let x = s6(e, pos, v, d, cand);
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
-    }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        d: S,
-        cand: u16,
-    ) -> S {
-        d - pos.occupied
     }
     #[inline]
     fn s14<'p, H: Host<'p, P>, const L: usize>(
@@ -72615,7 +68865,7 @@ mod p45 {
         d: S,
         cand: u16,
     ) -> S {
-        let x = s13(e, pos, v, d, cand);
+        let x = s5(e, pos, v, d, cand);
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
@@ -72655,15 +68905,6 @@ mod p45 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        0
-    }
-    #[inline]
     fn i5<'p, H: Host<'p, P>, const L: usize>(
         e: &H,
         pos: &Pos<1, 0, 3, L>,
@@ -72671,15 +68912,6 @@ mod p45 {
         cand: u16,
     ) -> i32 {
         i32::from(v[1])
-    }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn i7<'p, H: Host<'p, P>, const L: usize>(
@@ -72707,15 +68939,6 @@ mod p45 {
         cand: u16,
     ) -> i32 {
         i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
-        1
     }
     #[inline]
     fn b0<'p, H: Host<'p, P>, const L: usize>(

@@ -251,6 +251,9 @@ struct Emitter<'a> {
     /// Every call of a walk or replay function built so far, in order: the call graph that
     /// decides which functions are emitted and which are inlined (see [`Call`]).
     calls: RefCell<Vec<Call>>,
+    /// Per set, integer and condition, the first one whose function would be the same: only
+    /// that one is emitted and called (see [`Emitter::merge_same`]).
+    same: sets::Same,
 }
 
 /// A call between generated functions, recorded when the code that makes it is built (code
@@ -291,12 +294,14 @@ impl<'a> Emitter<'a> {
             most: Vec::new(),
             rays: RefCell::default(),
             calls: RefCell::default(),
+            same: sets::Same::default(),
         };
         (e.depths, e.most) = reads::decision_counts(p);
         e.plan_replay();
         e.mark_distinct();
         e.grow_reads();
         e.gen_busy = (0..ops.len()).map(|pc| e.gen_resolve(pc, 0)).collect();
+        e.merge_same();
         e
     }
 

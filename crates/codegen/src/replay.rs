@@ -7,9 +7,7 @@ use quote::{format_ident, quote};
 use rulestone_ir::{Code, Finish, Op, PlayerRef};
 
 use crate::sets::{cell, player};
-use crate::walk::{
-    assigned_slot, no_cand, no_player_guard, slot_guard, walk_bool, walk_int, walk_set,
-};
+use crate::walk::{assigned_slot, no_cand, no_player_guard, slot_guard};
 use crate::{assign_apply, lit, signed, Call, Emitter};
 
 impl Emitter<'_> {
@@ -110,7 +108,7 @@ impl Emitter<'_> {
                 set,
                 replay: true,
             } if self.replay_locals[usize::from(*slot)] => {
-                let (slot, set, next) = (lit(usize::from(*slot)), walk_set(*set), next());
+                let (slot, set, next) = (lit(usize::from(*slot)), self.walk_set(*set), next());
                 quote!(pos.locals[#slot] = #set; #next;)
             }
             // Both branches do the same on replay.
@@ -127,7 +125,7 @@ impl Emitter<'_> {
                 self.replay_counters(&code.ops[pc], &next)
             }
             Op::Unless { cond, target } => {
-                let (test, go) = (walk_bool(*cond), next());
+                let (test, go) = (self.walk_bool(*cond), next());
                 let stop = self.replay_at(*target as usize, &v);
                 quote!(if #test { #go; } else { #stop; })
             }
@@ -294,7 +292,7 @@ impl Emitter<'_> {
                 let (base, who, set) = (
                     lit(usize::from(*code_base)),
                     player(*owner, &z),
-                    walk_set(*at),
+                    self.walk_set(*at),
                 );
                 let (put, next) = (both(&c, &piece), next());
                 quote! {
@@ -307,7 +305,7 @@ impl Emitter<'_> {
                 }
             }
             Op::RemoveAll { at } => {
-                let (set, clear, next) = (walk_set(*at), both(&c, &zero), next());
+                let (set, clear, next) = (self.walk_set(*at), both(&c, &zero), next());
                 quote!(for c in #set.iter() { #clear } #next;)
             }
             Op::Shift { at, relation } => {
@@ -360,7 +358,7 @@ impl Emitter<'_> {
         match op {
             Op::Assign { slot, op, value } => {
                 let (guard, slot) = (slot_guard(*slot), assigned_slot(*slot));
-                let (new, value) = (assign_apply(*op), walk_int(*value));
+                let (new, value) = (assign_apply(*op), self.walk_int(*value));
                 let (set, next) = (counter(&quote!(slot), &quote!(new)), next());
                 quote! {
                     #guard
@@ -379,7 +377,11 @@ impl Emitter<'_> {
                 op,
                 value,
             } => {
-                let (new, value, set) = (assign_apply(*op), walk_int(*value), walk_set(*cells));
+                let (new, value, set) = (
+                    assign_apply(*op),
+                    self.walk_int(*value),
+                    self.walk_set(*cells),
+                );
                 let base = Literal::usize_suffixed(usize::from(*base));
                 let (change, next) = (counter(&quote!(slot), &quote!(new)), next());
                 quote! {

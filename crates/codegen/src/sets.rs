@@ -53,25 +53,113 @@ fn cand() -> TokenStream {
     quote!(cand)
 }
 
-/// A call of set function `id` with domain `d`, inside expression functions.
-fn s_call(id: SetId, d: &TokenStream) -> TokenStream {
-    let f = format_ident!("s{}", id);
-    quote!(#f(e, pos, v, #d, cand))
+/// The three kinds of expression function: `sN`, `iN` and `bN`.
+#[derive(Clone, Copy)]
+pub(crate) enum Kind {
+    Set,
+    Int,
+    Bool,
 }
 
-/// A call of integer function `id`, inside expression functions.
-fn i_call(id: IntId) -> TokenStream {
-    let f = format_ident!("i{}", id);
-    quote!(#f(e, pos, v, cand))
+/// Per set, integer and condition of a program, the first of the same kind whose function
+/// would be the same, or itself. Lowering interns expressions by their structure, yet two
+/// different expressions often generate the same code (two constant sets of equal cells, two
+/// conditions on sets that turned out equal): a large game has thousands of these functions
+/// and most are repeats, which would cost the Rust compiler most of a later `compile`.
+#[derive(Default, PartialEq)]
+pub(crate) struct Same {
+    sets: Vec<usize>,
+    ints: Vec<usize>,
+    bools: Vec<usize>,
 }
 
-/// A call of condition function `id`, inside expression functions.
-fn b_call(id: u16) -> TokenStream {
-    let f = format_ident!("b{}", id);
-    quote!(#f(e, pos, v, cand))
+impl Same {
+    fn of(&self, kind: Kind) -> &[usize] {
+        match kind {
+            Kind::Set => &self.sets,
+            Kind::Int => &self.ints,
+            Kind::Bool => &self.bools,
+        }
+    }
+
+    /// The one `id` names: the first with the same function.
+    fn first(&self, kind: Kind, id: usize) -> usize {
+        self.of(kind).get(id).copied().unwrap_or(id)
+    }
+
+    /// The ids whose functions are emitted: each the first of its kind with its function.
+    pub(crate) fn emitted(&self, kind: Kind) -> impl Iterator<Item = usize> + '_ {
+        let firsts = self.of(kind);
+        (0..firsts.len()).filter(move |&id| firsts[id] == id)
+    }
+}
+
+/// Per item, the first item with the same text.
+fn first_of_each(texts: impl Iterator<Item = String>) -> Vec<usize> {
+    let mut first = std::collections::HashMap::new();
+    texts
+        .enumerate()
+        .map(|(id, text)| *first.entry(text).or_insert(id))
+        .collect()
 }
 
 impl Emitter<'_> {
+    /// Finds [`Same`]: functions are the same when their bodies are, calls naming the first
+    /// of each; merging two can make their callers the same, so this repeats until nothing
+    /// merges (at most once per function, as each round that goes on merges at least one).
+    pub(crate) fn merge_same(&mut self) {
+        let (sets, ints, bools) = (self.p.sets.len(), self.p.ints.len(), self.p.bools.len());
+        self.same = Same {
+            sets: (0..sets).collect(),
+            ints: (0..ints).collect(),
+            bools: (0..bools).collect(),
+        };
+        for _ in 0..=sets + ints + bools {
+            let next = Same {
+                sets: first_of_each((0..sets).map(|id| self.set_body(id).to_string())),
+                ints: first_of_each((0..ints).map(|id| self.int_body(id).to_string())),
+                bools: first_of_each((0..bools).map(|id| self.bool_body(id).to_string())),
+            };
+            if next == self.same {
+                return;
+            }
+            self.same = next;
+        }
+    }
+
+    /// The name of the function that computes set `id`.
+    pub(crate) fn set_fn(&self, id: usize) -> proc_macro2::Ident {
+        format_ident!("s{}", self.same.first(Kind::Set, id))
+    }
+
+    /// The name of the function that computes integer `id`.
+    pub(crate) fn int_fn(&self, id: usize) -> proc_macro2::Ident {
+        format_ident!("i{}", self.same.first(Kind::Int, id))
+    }
+
+    /// The name of the function that computes condition `id`.
+    pub(crate) fn bool_fn(&self, id: usize) -> proc_macro2::Ident {
+        format_ident!("b{}", self.same.first(Kind::Bool, id))
+    }
+
+    /// A call of set function `id` with domain `d`, inside expression functions.
+    fn s_call(&self, id: SetId, d: &TokenStream) -> TokenStream {
+        let f = self.set_fn(usize::from(id));
+        quote!(#f(e, pos, v, #d, cand))
+    }
+
+    /// A call of integer function `id`, inside expression functions.
+    fn i_call(&self, id: IntId) -> TokenStream {
+        let f = self.int_fn(usize::from(id));
+        quote!(#f(e, pos, v, cand))
+    }
+
+    /// A call of condition function `id`, inside expression functions.
+    fn b_call(&self, id: u16) -> TokenStream {
+        let f = self.bool_fn(usize::from(id));
+        quote!(#f(e, pos, v, cand))
+    }
+
     /// A direction value as a Rust expression (a `u8` vector index, 255 for none).
     /// `args` spells the arguments of an integer function here (`pos, v, cand` inside
     /// expression functions, `&pos, &v, 0` in a walk).
@@ -103,7 +191,7 @@ impl Emitter<'_> {
                 })
             }
             DirExpr::Index(i) => {
-                let f = format_ident!("i{}", *i);
+                let f = self.int_fn(usize::from(*i));
                 quote!(e.program().relations[#r].turn(0, #f(e, #args)))
             }
             DirExpr::Mirror(x, axis) => {
@@ -193,11 +281,11 @@ impl Emitter<'_> {
                 }
             }
             SetExpr::Union(a, b) => {
-                let (a, b) = (s_call(*a, &quote!(d)), s_call(*b, &quote!(d)));
+                let (a, b) = (self.s_call(*a, &quote!(d)), self.s_call(*b, &quote!(d)));
                 quote!(#a | #b)
             }
             SetExpr::Inter(a, b) => {
-                let (a, b) = (s_call(*a, &quote!(d)), s_call(*b, &quote!(x)));
+                let (a, b) = (self.s_call(*a, &quote!(d)), self.s_call(*b, &quote!(x)));
                 quote! {
                     let x = #a;
                     if x.is_empty() {
@@ -208,7 +296,7 @@ impl Emitter<'_> {
                 }
             }
             SetExpr::Diff(a, b) => {
-                let (a, b) = (s_call(*a, &quote!(d)), s_call(*b, &quote!(x)));
+                let (a, b) = (self.s_call(*a, &quote!(d)), self.s_call(*b, &quote!(x)));
                 quote! {
                     let x = #a;
                     if x.is_empty() {
@@ -227,7 +315,10 @@ impl Emitter<'_> {
                 through,
             } => {
                 let ring = self.ring(*relation);
-                let (through, from) = (s_call(*through, &all), s_call(*from, &quote!(through)));
+                let (through, from) = (
+                    self.s_call(*through, &all),
+                    self.s_call(*from, &quote!(through)),
+                );
                 quote! {
                     let through = #through;
                     let mut reached = #from & through;
@@ -241,7 +332,7 @@ impl Emitter<'_> {
                 }
             }
             SetExpr::First(of) => {
-                let of = s_call(*of, &all);
+                let of = self.s_call(*of, &all);
                 quote! {
                     let of = #of;
                     let mut one = S::EMPTY;
@@ -282,7 +373,7 @@ impl Emitter<'_> {
             SetExpr::StepDir { relation, dir, of } => {
                 let r = lit(usize::from(*relation));
                 let dir = self.dir_code(*relation, dir, &args);
-                let of = s_call(*of, &all);
+                let of = self.s_call(*of, &all);
                 quote! {
                     let rel = &e.program().relations[#r];
                     let dir = #dir;
@@ -306,7 +397,7 @@ impl Emitter<'_> {
                 let run = run.map_or_else(
                     || quote!(None),
                     |r| {
-                        let r = s_call(r, &all);
+                        let r = self.s_call(r, &all);
                         quote!(Some(#r))
                     },
                 );
@@ -325,13 +416,13 @@ impl Emitter<'_> {
             SetExpr::AxisCmp { axis, op, value } => {
                 let axis = lit(usize::from(*axis));
                 let op = variant(op);
-                let value = i_call(*value);
+                let value = self.i_call(*value);
                 quote!(S::from_set(e.program().board.axis_cmp(#axis, CmpOp::#op, #value)) & d)
             }
             SetExpr::AxisRows { base, axis, cond } => {
-                let base = s_call(*base, &quote!(d));
+                let base = self.s_call(*base, &quote!(d));
                 let axis = lit(usize::from(*axis));
-                let f = format_ident!("b{}", *cond);
+                let f = self.bool_fn(usize::from(*cond));
                 quote! {
                     let within = #base;
                     let keep = |c: usize| #f(e, pos, v, c as u16);
@@ -345,11 +436,11 @@ impl Emitter<'_> {
                 op,
                 value,
             } => {
-                let base = s_call(*base, &quote!(d));
+                let base = self.s_call(*base, &quote!(d));
                 let axis = lit(usize::from(*axis));
-                let f = format_ident!("i{}", *key);
+                let f = self.int_fn(usize::from(*key));
                 let op = variant(op);
-                let value = i_call(*value);
+                let value = self.i_call(*value);
                 quote! {
                     let within = #base;
                     let value = #value;
@@ -358,8 +449,8 @@ impl Emitter<'_> {
                 }
             }
             SetExpr::Where { base, cond } => {
-                let base = s_call(*base, &quote!(d));
-                let f = format_ident!("b{}", *cond);
+                let base = self.s_call(*base, &quote!(d));
+                let f = self.bool_fn(usize::from(*cond));
                 quote! {
                     let x = #base;
                     let mut out = x;
@@ -438,7 +529,7 @@ impl Emitter<'_> {
                 quote!(#table[usize::from(#c)])
             }
             IntExpr::Count(s) => {
-                let s = s_call(*s, &quote!(ALL));
+                let s = self.s_call(*s, &quote!(ALL));
                 quote!(i32::try_from(#s.len()).unwrap_or(i32::MAX))
             }
             IntExpr::CellCounter { base, cell: c } => {
@@ -448,7 +539,7 @@ impl Emitter<'_> {
             }
             IntExpr::CellSum { base, of } => {
                 let base = Literal::usize_suffixed(usize::from(*base));
-                let s = s_call(*of, &quote!(ALL));
+                let s = self.s_call(*of, &quote!(ALL));
                 quote!(ops::cell_sum(&pos.counters, #base, &#s))
             }
             IntExpr::Points(pl) => {
@@ -492,7 +583,11 @@ impl Emitter<'_> {
                 then,
                 otherwise,
             } => {
-                let (c, t, o) = (b_call(*cond), i_call(*then), i_call(*otherwise));
+                let (c, t, o) = (
+                    self.b_call(*cond),
+                    self.i_call(*then),
+                    self.i_call(*otherwise),
+                );
                 quote! {
                     if #c {
                         #t
@@ -502,12 +597,12 @@ impl Emitter<'_> {
                 }
             }
             IntExpr::Neg(x) => {
-                let x = i_call(*x);
+                let x = self.i_call(*x);
                 quote!(neg(#x))
             }
             IntExpr::Bin { op, lhs, rhs } => {
                 let op = variant(op);
-                let (l, r) = (i_call(*lhs), i_call(*rhs));
+                let (l, r) = (self.i_call(*lhs), self.i_call(*rhs));
                 quote!(int_op(IntOp::#op, #l, #r))
             }
         }
@@ -569,29 +664,29 @@ impl Emitter<'_> {
                 }
             }
             BoolExpr::Not(x) => {
-                let x = b_call(*x);
+                let x = self.b_call(*x);
                 quote!(!#x)
             }
             BoolExpr::And(a, b) => {
-                let (a, b) = (b_call(*a), b_call(*b));
+                let (a, b) = (self.b_call(*a), self.b_call(*b));
                 quote!(#a && #b)
             }
             BoolExpr::Or(a, b) => {
-                let (a, b) = (b_call(*a), b_call(*b));
+                let (a, b) = (self.b_call(*a), self.b_call(*b));
                 quote!(#a || #b)
             }
             BoolExpr::Cmp { op, lhs, rhs } => match self.emptiness(*op, *lhs, *rhs) {
                 Some((set, true)) => {
-                    let s = s_call(set, &quote!(ALL));
+                    let s = self.s_call(set, &quote!(ALL));
                     quote!(#s.is_empty())
                 }
                 Some((set, false)) => {
-                    let s = s_call(set, &quote!(ALL));
+                    let s = self.s_call(set, &quote!(ALL));
                     quote!(!#s.is_empty())
                 }
                 None => {
                     let op = variant(op);
-                    let (l, r) = (i_call(*lhs), i_call(*rhs));
+                    let (l, r) = (self.i_call(*lhs), self.i_call(*rhs));
                     quote!(compare(CmpOp::#op, #l, #r))
                 }
             },
@@ -605,7 +700,7 @@ impl Emitter<'_> {
             }
             BoolExpr::In { cell: c, set } => {
                 let c = cell(*c, &cand);
-                let s = s_call(*set, &quote!(one));
+                let s = self.s_call(*set, &quote!(one));
                 quote! {
                     let mut one = S::EMPTY;
                     one.insert(usize::from(#c));
@@ -624,9 +719,9 @@ impl Emitter<'_> {
                 to,
             } => {
                 let ring = self.ring(*relation);
-                let through = s_call(*through, &quote!(ALL));
-                let to = s_call(*to, &quote!(ALL));
-                let from = s_call(*from, &quote!(through));
+                let through = self.s_call(*through, &quote!(ALL));
+                let to = self.s_call(*to, &quote!(ALL));
+                let from = self.s_call(*from, &quote!(through));
                 quote! {
                     let through = #through;
                     let to = #to & through;
@@ -653,7 +748,7 @@ impl Emitter<'_> {
     /// the set, by the pattern's fixed rows or its ranges (see [`Emitter::pattern_tables`]).
     fn completes(&self, pattern: u16, c: CellRef, set: SetId) -> TokenStream {
         let c = cell(c, &cand());
-        let s = s_call(set, &quote!(ALL));
+        let s = self.s_call(set, &quote!(ALL));
         if self.pattern_width(usize::from(pattern)).is_some() {
             let pw = format_ident!("PW{}", pattern);
             quote! {

@@ -137,7 +137,7 @@ impl Emitter<'_> {
             Some(quote!(#c => #t,))
         });
         let arms = arms.collect::<Vec<_>>();
-        let f = format_ident!("s{}", at);
+        let f = self.set_fn(usize::from(at));
         let n = lit(next.len().max(1));
         let clear = set(&quote!(c), &quote!(0));
         let put = set(&quote!(to), &quote!(lifted[c]));
@@ -480,7 +480,7 @@ impl Emitter<'_> {
     /// `step(relation, of)`: by a table look-up, by shifts or by a walk over the set's cells.
     pub(crate) fn step(&self, relation: u16, of: SetId) -> TokenStream {
         let (table, side) = (format_ident!("R{}", relation), self.side(relation));
-        let f = format_ident!("s{}", of);
+        let f = self.set_fn(usize::from(of));
         if self.looked_up(relation, of) {
             if let SetExpr::Single(c) = self.p.sets[usize::from(of)] {
                 let c = cell(c, &quote!(cand));
@@ -597,7 +597,7 @@ impl Emitter<'_> {
     /// `brackets(R, run, end)`: by shifts where the relation's vectors are shifts, else by the
     /// relation's own walk.
     pub(crate) fn brackets(&self, relation: u16, run: SetId, end: SetId) -> TokenStream {
-        let (run_f, end_f) = (format_ident!("s{}", run), format_ident!("s{}", end));
+        let (run_f, end_f) = (self.set_fn(usize::from(run)), self.set_fn(usize::from(end)));
         if self.ray_shifts(relation).is_some() {
             return self.brackets_by_shifts(relation, run, end);
         }
@@ -660,7 +660,7 @@ impl Emitter<'_> {
             },
             None => fill,
         };
-        let (run_f, end_f) = (format_ident!("s{}", run), format_ident!("s{}", end));
+        let (run_f, end_f) = (self.set_fn(usize::from(run)), self.set_fn(usize::from(end)));
         quote! {
             let run = #run_f(e, pos, v, ALL, cand);
             let end = #end_f(e, pos, v, ALL, cand) - run;
@@ -681,7 +681,7 @@ impl Emitter<'_> {
         if self.ray_shifts(relation).is_some() {
             return self.between_by_shifts(relation, from, run, end);
         }
-        let (run_f, end_f) = (format_ident!("s{}", run), format_ident!("s{}", end));
+        let (run_f, end_f) = (self.set_fn(usize::from(run)), self.set_fn(usize::from(end)));
         let (r, from) = (lit(usize::from(relation)), cell(from, &quote!(cand)));
         quote! {
             let run = #run_f(e, pos, v, ALL, cand);
@@ -695,7 +695,7 @@ impl Emitter<'_> {
     /// tables (the first cell outside `run` is the lowest or highest by the shift's sign);
     /// otherwise by a walk of one cell at a time.
     fn between_by_shifts(&self, relation: u16, from: CellRef, run: u16, end: u16) -> TokenStream {
-        let (run_f, end_f) = (format_ident!("s{}", run), format_ident!("s{}", end));
+        let (run_f, end_f) = (self.set_fn(usize::from(run)), self.set_fn(usize::from(end)));
         let from = cell(from, &quote!(cand));
         if self.set_words() <= 2 {
             let out = self.union_over_rays(relation, |k, has| {
@@ -746,7 +746,7 @@ impl Emitter<'_> {
     /// (they pass `all` and `none`, fail `any`); for `none` and `any` the rest is computed from
     /// the set's side (union of inverse neighbourhoods) when that side has fewer cells.
     pub(crate) fn neighbourhood(&self, relation: u16, of: u16, kind: Around) -> TokenStream {
-        let of_f = format_ident!("s{}", of);
+        let of_f = self.set_fn(usize::from(of));
         let shift_kind = if kind == Around::All {
             Shifted::All
         } else {

@@ -7,7 +7,7 @@ use rulestone_ir::unordered::Unordered;
 use rulestone_ir::{AssignSlot, BoolExpr, Code, Finish, IntId, Op, PlayerRef, SetId};
 
 use crate::reads::{Effect, Reads};
-use crate::sets::{cell, player};
+use crate::sets::{cell, player, Kind};
 use crate::{assign_apply, lit, signed, Call, Emitter};
 
 /// Moves of fewer decisions than this hold them all in their first word.
@@ -18,22 +18,24 @@ pub(crate) fn no_cand() -> TokenStream {
     quote!(0u16)
 }
 
-/// A call of set function `id` in a walk or replay, with the domain `ALL`.
-pub(crate) fn walk_set(id: SetId) -> TokenStream {
-    let f = format_ident!("s{}", id);
-    quote!(#f(e, &pos, &v, ALL, 0))
-}
+impl Emitter<'_> {
+    /// A call of set function `id` in a walk or replay, with the domain `ALL`.
+    pub(crate) fn walk_set(&self, id: SetId) -> TokenStream {
+        let f = self.set_fn(usize::from(id));
+        quote!(#f(e, &pos, &v, ALL, 0))
+    }
 
-/// A call of integer function `id` in a walk or replay.
-pub(crate) fn walk_int(id: IntId) -> TokenStream {
-    let f = format_ident!("i{}", id);
-    quote!(#f(e, &pos, &v, 0))
-}
+    /// A call of integer function `id` in a walk or replay.
+    pub(crate) fn walk_int(&self, id: IntId) -> TokenStream {
+        let f = self.int_fn(usize::from(id));
+        quote!(#f(e, &pos, &v, 0))
+    }
 
-/// A call of condition function `id` in a walk or replay.
-pub(crate) fn walk_bool(id: u16) -> TokenStream {
-    let f = format_ident!("b{}", id);
-    quote!(#f(e, &pos, &v, 0))
+    /// A call of condition function `id` in a walk or replay.
+    pub(crate) fn walk_bool(&self, id: u16) -> TokenStream {
+        let f = self.bool_fn(usize::from(id));
+        quote!(#f(e, &pos, &v, 0))
+    }
 }
 
 /// How the walk spells a change to the position value: hashed or not (see [`Effect`]).
@@ -120,15 +122,12 @@ impl Emitter<'_> {
         let axes = self.axis_tables();
         let walk = self.walk_fns();
         let replay = self.replay_fns();
-        let sets = (0..self.p.sets.len())
-            .map(|id| self.set(id))
-            .collect::<Vec<_>>();
-        let ints = (0..self.p.ints.len())
-            .map(|id| self.int(id))
-            .collect::<Vec<_>>();
-        let bools = (0..self.p.bools.len())
-            .map(|id| self.bool(id))
-            .collect::<Vec<_>>();
+        let sets = self.same.emitted(Kind::Set).map(|id| self.set(id));
+        let sets = sets.collect::<Vec<_>>();
+        let ints = self.same.emitted(Kind::Int).map(|id| self.int(id));
+        let ints = ints.collect::<Vec<_>>();
+        let bools = self.same.emitted(Kind::Bool).map(|id| self.bool(id));
+        let bools = bools.collect::<Vec<_>>();
         let rays = self.ray_tables();
         quote! {
             #[doc = #doc_s]
@@ -391,7 +390,7 @@ impl Emitter<'_> {
                 *tests += 1;
                 let then = self.pending_walk(code, q + 1, pending, tests, dropped)?;
                 let other = self.pending_walk(code, target, pending, tests, dropped)?;
-                let test = walk_bool(cond);
+                let test = self.walk_bool(cond);
                 return Some(quote!(if #test { #then } else { #other }));
             }
             // `a and b` where only `b` reads a change that waits: the change is made only
@@ -399,11 +398,12 @@ impl Emitter<'_> {
             if let BoolExpr::And(a, b) = self.p.bools[usize::from(cond)] {
                 if !self.bool_reads(a).meets(writes) && *tests < 4 {
                     *tests += 1;
-                    let (tb, go, stop) = (walk_bool(b), self.at(q + 1, &v), self.at(target, &v));
+                    let (tb, go, stop) =
+                        (self.walk_bool(b), self.at(q + 1, &v), self.at(target, &v));
                     let test = quote!(if #tb { #go; } else { #stop; });
                     let then = self.flush(code, pending, writes, &test);
                     let other = self.pending_walk(code, target, pending, tests, dropped)?;
-                    let ta = walk_bool(a);
+                    let ta = self.walk_bool(a);
                     return Some(quote!(if #ta { #then } else { #other }));
                 }
             }
@@ -455,7 +455,7 @@ impl Emitter<'_> {
             Op::PickDir { var, relation } => self.pick_dir_body(code, pc, *var, *relation),
             Op::Pick { var, from } => self.pick_body(code, pc, *var, *from),
             Op::Let { slot, set, .. } if self.let_kept(pc, *slot) => {
-                let (slot, set, next) = (lit(usize::from(*slot)), walk_set(*set), next());
+                let (slot, set, next) = (lit(usize::from(*slot)), self.walk_set(*set), next());
                 quote!(pos.locals[#slot] = #set; #next;)
             }
             // Nothing the walk runs reads this `let`.
@@ -475,11 +475,11 @@ impl Emitter<'_> {
                 quote!(#change #next;)
             }
             Op::Require(b) => {
-                let (b, next) = (walk_bool(*b), next());
+                let (b, next) = (self.walk_bool(*b), next());
                 quote!(if !#b { return; } #next;)
             }
             Op::Unless { cond, target } => {
-                let (b, go, stop) = (walk_bool(*cond), next(), self.at(*target as usize, &v));
+                let (b, go, stop) = (self.walk_bool(*cond), next(), self.at(*target as usize, &v));
                 quote!(if #b { #go; } else { #stop; })
             }
             Op::Jump(target) => {
@@ -582,7 +582,8 @@ impl Emitter<'_> {
             Op::WhileCheck { var, cond, exit } => {
                 // Each check is a step, as each choice is; each round a call on the stack until
                 // its path ends. (Replay follows a listed move, so it has neither.)
-                let (test, out, next) = (walk_bool(*cond), self.at(*exit as usize, &v), next());
+                let (test, out, next) =
+                    (self.walk_bool(*cond), self.at(*exit as usize, &v), next());
                 let var = lit(usize::from(*var));
                 quote! {
                     if g.out_of_steps() {
@@ -675,7 +676,7 @@ impl Emitter<'_> {
         who: PlayerRef,
         (max, feet): (IntId, Option<SetId>),
     ) -> TokenStream {
-        let feet = feet.map_or_else(|| quote!(ALL), walk_set);
+        let feet = feet.map_or_else(|| quote!(ALL), |s| self.walk_set(s));
         let layer = Literal::usize_suffixed(usize::from(layer));
         let changes = match self.effect(pc, false) {
             Effect::Skip => quote!(),
@@ -705,7 +706,7 @@ impl Emitter<'_> {
             }
         };
         let (guard, who) = (no_player_guard(who), player(who, &no_cand()));
-        let (table, max) = (lit(usize::from(table)), walk_int(max));
+        let (table, max) = (lit(usize::from(table)), self.walk_int(max));
         let (hi, lo) = (
             self.extend(pc, 0, &quote!(hi)),
             self.extend(pc, 1, &quote!(lo)),
@@ -766,7 +767,7 @@ impl Emitter<'_> {
     /// `pick` of a cell: each cell of the set (a cell past 255 is two decisions, high byte
     /// first); listed at once where the pick decides the move.
     fn pick_body(&self, code: &Code, pc: usize, var: u8, from: SetId) -> TokenStream {
-        let set = walk_set(from);
+        let set = self.walk_set(from);
         let var_l = lit(usize::from(var));
         let mut head = quote!(let set = #set;);
         if let Some((u, slot)) = self.unordered_pick(pc) {
@@ -898,7 +899,7 @@ impl Emitter<'_> {
                 let (base, who, set) = (
                     lit(usize::from(*code_base)),
                     player(*owner, &z),
-                    walk_set(*s),
+                    self.walk_set(*s),
                 );
                 let change = self.with_effect(pc, true, |ch| {
                     let put = ch.cell(&quote!(c), &quote!(piece));
@@ -907,7 +908,7 @@ impl Emitter<'_> {
                 quote!(#guard #change)
             }
             Op::RemoveAll { at: s } => {
-                let set = walk_set(*s);
+                let set = self.walk_set(*s);
                 self.with_effect(pc, true, |ch| {
                     let clear = ch.cell(&quote!(c), &quote!(0));
                     quote!(for c in #set.iter() { #clear })
@@ -918,7 +919,7 @@ impl Emitter<'_> {
             }),
             Op::Assign { slot, op, value } => {
                 let (guard, slot) = (slot_guard(*slot), assigned_slot(*slot));
-                let (new, value) = (assign_apply(*op), walk_int(*value));
+                let (new, value) = (assign_apply(*op), self.walk_int(*value));
                 let change = self.with_effect(pc, false, |ch| {
                     let set = ch.counter(&quote!(slot), &new);
                     quote!(let slot = #slot; let value = #value; let old = pos.counters[slot]; #set)
@@ -931,7 +932,11 @@ impl Emitter<'_> {
                 op,
                 value,
             } => {
-                let (new, value, set) = (assign_apply(*op), walk_int(*value), walk_set(*cells));
+                let (new, value, set) = (
+                    assign_apply(*op),
+                    self.walk_int(*value),
+                    self.walk_set(*cells),
+                );
                 let base = Literal::usize_suffixed(usize::from(*base));
                 self.with_effect(pc, false, |ch| {
                     let change = ch.counter(&quote!(slot), &new);
@@ -998,7 +1003,7 @@ impl Emitter<'_> {
     ) -> TokenStream {
         match op {
             Op::SetVar { var, set } => {
-                let (set, var, next) = (walk_set(*set), lit(usize::from(*var)), next());
+                let (set, var, next) = (self.walk_set(*set), lit(usize::from(*var)), next());
                 quote! {
                     let s = #set;
                     let Some(c) = ops::only_cell(&s) else {
@@ -1021,7 +1026,7 @@ impl Emitter<'_> {
                 }
             }
             Op::WhileCheck { var, cond, exit: e } => {
-                let (test, out, next) = (walk_bool(*cond), exit(*e as usize), next());
+                let (test, out, next) = (self.walk_bool(*cond), exit(*e as usize), next());
                 let var = lit(usize::from(*var));
                 quote! {
                     if !#test {
