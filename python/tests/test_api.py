@@ -116,6 +116,30 @@ def test_a_seeded_random_game_plays_to_its_end_and_back():
     assert state.move_number() > 0
 
 
+@pytest.mark.parametrize("path", BOARD_GAMES, ids=lambda p: p.stem)
+def test_a_clone_is_the_same_position_and_goes_its_own_way(path):
+    # A clone copies the position rather than replaying the game: it must hold everything the
+    # replayed game would, its history and undo included.
+    rng = random.Random(11)
+    for state in random_states(path, plies=16):
+        copy = state.clone()
+        assert str(copy) == str(state)
+        assert copy.moves() == state.moves()
+        assert copy.legal_moves() == state.legal_moves()
+        assert copy.is_terminal() == state.is_terminal()
+        assert copy.current_player() == state.current_player()
+        assert np.array_equal(copy.observation_tensor(0), state.observation_tensor(0))
+        before = str(state)
+        if not copy.is_terminal():
+            copy.apply_move(rng.choice(copy.legal_moves()))
+            assert str(state) == before
+            copy.undo()
+            assert str(copy) == before
+        if copy.move_number():
+            copy.undo()
+            assert str(state) == before and state.move_number() == copy.move_number() + 1
+
+
 def test_chance_nodes_list_their_outcomes():
     game = rulestone.load(str(GAMES / "einstein.game"))
     state = game.new_initial_state()
