@@ -274,8 +274,8 @@ impl PyState {
     }
 
     /// The legal moves in notation, in generation order.
-    fn legal_moves(&mut self) -> Vec<String> {
-        self.texts().iter().map(|(_, t)| t.clone()).collect()
+    fn legal_moves<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.texts().iter().map(|(_, t)| t.as_str()))
     }
 
     /// The notation of the legal move with id `action`.
