@@ -386,9 +386,8 @@ impl PyState {
         self.live.with(|p| p.engine().scores()).map(|s| s.to_vec())
     }
 
-    /// An independent copy (the same game, the same moves played).
-    /// A copy of this state (its position and history, and the moves listed of it), made
-    /// without replaying the game.
+    /// An independent copy of this state (its position and history, and the moves listed of
+    /// it), made without replaying the game.
     fn clone(&mut self) -> PyState {
         let game = Arc::clone(self.game());
         let live = Live::try_new(game, |g| {

@@ -295,6 +295,7 @@ const MAX_WALK_STATES: usize = 1 << 18;
 /// of nine jumps does not widen every later position; should that make too many states, it
 /// walks again with each check taken both ways, with and without a decision.
 fn radices(program: &Program, longest: usize) -> [u16; MAX_DECISIONS] {
+    // The walk that does not count rounds always ends; 256 (any decision byte) is never used.
     walk_radices(program, longest, true)
         .or_else(|| walk_radices(program, longest, false))
         .unwrap_or([256; MAX_DECISIONS])
@@ -304,7 +305,8 @@ fn radices(program: &Program, longest: usize) -> [u16; MAX_DECISIONS] {
 /// each `repeat` entered since the turn's start (loop variable, rounds), by variable.
 type WalkState = (usize, usize, Vec<(u8, u16)>);
 
-/// [`radices`]' walk, counting rounds when `rounds`; `None` past [`MAX_WALK_STATES`].
+/// [`radices`]' walk, counting rounds when `rounds`; `None` when counting them passes
+/// [`MAX_WALK_STATES`].
 fn walk_radices(program: &Program, longest: usize, rounds: bool) -> Option<[u16; MAX_DECISIONS]> {
     let ops = &program.turn.ops;
     let mut radices = [1u16; MAX_DECISIONS];
@@ -315,7 +317,8 @@ fn walk_radices(program: &Program, longest: usize, rounds: bool) -> Option<[u16;
         if at > longest || pc >= ops.len() || !seen.insert(state.clone()) {
             continue;
         }
-        if seen.len() > MAX_WALK_STATES {
+        // Without counting rounds, the states are at most the ops times the positions.
+        if rounds && seen.len() > MAX_WALK_STATES {
             return None;
         }
         let count = state.2;
@@ -358,8 +361,9 @@ fn walk_radices(program: &Program, longest: usize, rounds: bool) -> Option<[u16;
                 go(pc + 1, at, &with_rounds(&count, *var, Some(0)));
             }
             // A round past the minimum records 0 (stop) or 1 (go on); before it, or at the
-            // maximum, the bounds decide with no decision (`ops::repeat_bounds`). With the
-            // rounds unknown, each way is taken with and without a decision.
+            // maximum, the bounds decide with no decision (`ops::repeat_bounds`, the way the
+            // engine reads them). With the rounds unknown, each way is taken with and without
+            // a decision.
             Op::RepeatCheck {
                 var,
                 min,
@@ -367,24 +371,23 @@ fn walk_radices(program: &Program, longest: usize, rounds: bool) -> Option<[u16;
                 exit,
             } => {
                 let (exit, body) = (*exit as usize, pc + 1);
-                let done = rounds_of(&count, *var);
-                let (may_stop, may_go) = done.map_or((true, true), |r| {
-                    rulestone_runtime::ops::repeat_bounds(r, *min, *max)
-                });
                 let left = with_rounds(&count, *var, None);
-                let mut ways = |after: usize| {
-                    if may_stop {
-                        go(exit, after, &left);
+                let bounds = rounds_of(&count, *var)
+                    .map(|r| rulestone_runtime::ops::repeat_bounds(r, *min, *max));
+                match bounds {
+                    Some((true, true)) => {
+                        let next = record(&[2]);
+                        go(exit, next, &left);
+                        go(body, next, &count);
                     }
-                    if may_go {
-                        go(body, after, &count);
+                    Some((true, false)) => go(exit, at, &left),
+                    Some((false, _)) => go(body, at, &count),
+                    None => {
+                        for after in [record(&[2]), at] {
+                            go(exit, after, &left);
+                            go(body, after, &count);
+                        }
                     }
-                };
-                if done.is_none() || (may_stop && may_go) {
-                    ways(record(&[2]));
-                }
-                if done.is_none() || !(may_stop && may_go) {
-                    ways(at);
                 }
             }
             Op::RepeatNext { var, check } => {
