@@ -7,8 +7,8 @@ use rulestone_runtime::ir::ops::{compare, int_op, neg, stock_points};
 use rulestone_runtime::ir::{AssignKind, CellBits, CmpOp, IntOp};
 use rulestone_runtime::ops;
 use rulestone_runtime::compiled::{
-    fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host,
-    Pos, Replay,
+    fast_generate, fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns,
+    FastTurn, Gen, Host, Pos, Replay, View,
 };
 use rulestone_runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
@@ -17,7 +17,7 @@ pub static TURNS: [CompiledTurn; 8] = [
     CompiledTurn {
         label: "Loops: deep rounds",
         fingerprint: 0x2f23b591cd9f8cff,
-        generate: p0::generate,
+        generate: fast_generate::<p0::Turn>,
         apply: p0::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p0::Turn>,
@@ -27,7 +27,7 @@ pub static TURNS: [CompiledTurn; 8] = [
     CompiledTurn {
         label: "Loops: if in repeats",
         fingerprint: 0x6c2e9ce00f97d9f3,
-        generate: p1::generate,
+        generate: fast_generate::<p1::Turn>,
         apply: p1::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p1::Turn>,
@@ -37,7 +37,7 @@ pub static TURNS: [CompiledTurn; 8] = [
     CompiledTurn {
         label: "Loops: while and repeat",
         fingerprint: 0x41e2515d1b67ba57,
-        generate: p2::generate,
+        generate: fast_generate::<p2::Turn>,
         apply: p2::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p2::Turn>,
@@ -47,7 +47,7 @@ pub static TURNS: [CompiledTurn; 8] = [
     CompiledTurn {
         label: "Loops: picks in repeat",
         fingerprint: 0xac1a527f436cb8a9,
-        generate: p3::generate,
+        generate: fast_generate::<p3::Turn>,
         apply: p3::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p3::Turn>,
@@ -57,7 +57,7 @@ pub static TURNS: [CompiledTurn; 8] = [
     CompiledTurn {
         label: "Loops: reset while",
         fingerprint: 0x4438636166e84367,
-        generate: p4::generate,
+        generate: fast_generate::<p4::Turn>,
         apply: p4::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p4::Turn>,
@@ -67,7 +67,7 @@ pub static TURNS: [CompiledTurn; 8] = [
     CompiledTurn {
         label: "Nested rounds",
         fingerprint: 0x05a24f4865f0fb63,
-        generate: p5::generate,
+        generate: fast_generate::<p5::Turn>,
         apply: p5::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p5::Turn>,
@@ -77,7 +77,7 @@ pub static TURNS: [CompiledTurn; 8] = [
     CompiledTurn {
         label: "Wide repeat",
         fingerprint: 0x3f74315fa6a6dda4,
-        generate: p6::generate,
+        generate: fast_generate::<p6::Turn>,
         apply: p6::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p6::Turn>,
@@ -87,7 +87,7 @@ pub static TURNS: [CompiledTurn; 8] = [
     CompiledTurn {
         label: "Wide while",
         fingerprint: 0x0db640a7482327eb,
-        generate: p7::generate,
+        generate: fast_generate::<p7::Turn>,
         apply: p7::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p7::Turn>,
@@ -121,17 +121,13 @@ mod p0 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -142,7 +138,7 @@ mod p0 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
@@ -151,12 +147,12 @@ mod p0 {
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
         at5(e, v, &pos, m, g);
     }
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -172,7 +168,7 @@ mod p0 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
@@ -181,7 +177,7 @@ mod p0 {
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
         let value = i0(e, &pos, &v, 0);
@@ -190,12 +186,12 @@ mod p0 {
         at8(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at9(e, v, &pos, m, g);
     }
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -211,13 +207,7 @@ mod p0 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
         let value = i3(e, &pos, &v, 0);
@@ -226,13 +216,7 @@ mod p0 {
         at11(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
         let value = i0(e, &pos, &v, 0);
@@ -241,24 +225,12 @@ mod p0 {
         at12(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[3] = 0;
         at13(e, v, &pos, m, g);
     }
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -274,13 +246,7 @@ mod p0 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
         let value = i3(e, &pos, &v, 0);
@@ -289,13 +255,7 @@ mod p0 {
         at13(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at18(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -315,7 +275,7 @@ mod p0 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -339,7 +299,7 @@ mod p0 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -353,7 +313,7 @@ mod p0 {
     }
     #[inline]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
             return;
         }
@@ -366,7 +326,7 @@ mod p0 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -376,7 +336,7 @@ mod p0 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -390,7 +350,7 @@ mod p0 {
     }
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b1(e, &pos, &v, 0) {
+        if !b1(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
             return;
         }
@@ -403,7 +363,7 @@ mod p0 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -413,7 +373,7 @@ mod p0 {
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -427,7 +387,7 @@ mod p0 {
     }
     #[inline]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b2(e, &pos, &v, 0) {
+        if !b2(&e.view(), &pos, &v, 0) {
             ap9(e, v, pos, r);
             return;
         }
@@ -440,7 +400,7 @@ mod p0 {
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -449,7 +409,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap19(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -465,8 +425,8 @@ mod p0 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -475,71 +435,36 @@ mod p0 {
         d - pos.occupied
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         300
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         200
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -547,8 +472,8 @@ mod p0 {
         250
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -556,8 +481,8 @@ mod p0 {
         i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -565,8 +490,8 @@ mod p0 {
         compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -574,17 +499,17 @@ mod p0 {
         compare(CmpOp::Lt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Lt, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -618,17 +543,13 @@ mod p1 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -639,19 +560,19 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
         at4(e, v, &pos, m, g);
     }
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[1];
         match ops::repeat_bounds(rounds, 0, 3) {
             (true, true) => {
@@ -667,7 +588,7 @@ mod p1 {
         }
     }
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
@@ -676,12 +597,12 @@ mod p1 {
         at6(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at7(e, v, &pos, m, g);
     }
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[2];
         match ops::repeat_bounds(rounds, 1, 3) {
             (true, true) => {
@@ -697,7 +618,7 @@ mod p1 {
         }
     }
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at9(e, v, &pos, m, g);
         } else {
@@ -705,7 +626,7 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -716,13 +637,7 @@ mod p1 {
         }
     }
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
         let value = i2(e, &pos, &v, 0);
@@ -731,13 +646,7 @@ mod p1 {
         at12(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() || g.enter_round() {
             return;
         }
@@ -746,13 +655,7 @@ mod p1 {
         g.leave_round();
     }
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() || g.enter_round() {
             return;
         }
@@ -761,13 +664,7 @@ mod p1 {
         g.leave_round();
     }
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -787,7 +684,7 @@ mod p1 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -831,7 +728,7 @@ mod p1 {
     #[inline]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -860,7 +757,7 @@ mod p1 {
     }
     #[inline]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -874,7 +771,7 @@ mod p1 {
     #[inline]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -893,7 +790,7 @@ mod p1 {
     }
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
             ap16(e, v, pos, r);
@@ -909,8 +806,8 @@ mod p1 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -919,62 +816,37 @@ mod p1 {
         d - pos.occupied
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1008,17 +880,13 @@ mod p2 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -1029,7 +897,7 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
@@ -1038,12 +906,12 @@ mod p2 {
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
         at5(e, v, &pos, m, g);
     }
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -1059,7 +927,7 @@ mod p2 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
@@ -1068,12 +936,12 @@ mod p2 {
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at8(e, v, &pos, m, g);
     }
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[2];
         match ops::repeat_bounds(rounds, 0, 2) {
             (true, true) => {
@@ -1089,7 +957,7 @@ mod p2 {
         }
     }
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
         let value = i3(e, &pos, &v, 0);
@@ -1098,13 +966,7 @@ mod p2 {
         at10(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() || g.enter_round() {
             return;
         }
@@ -1113,13 +975,7 @@ mod p2 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -1139,7 +995,7 @@ mod p2 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -1163,7 +1019,7 @@ mod p2 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1177,7 +1033,7 @@ mod p2 {
     }
     #[inline]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             ap12(e, v, pos, r);
             return;
         }
@@ -1190,7 +1046,7 @@ mod p2 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1220,7 +1076,7 @@ mod p2 {
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1234,7 +1090,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap14(e, v, pos, r);
@@ -1250,8 +1106,8 @@ mod p2 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -1260,62 +1116,37 @@ mod p2 {
         d - pos.occupied
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1349,17 +1180,13 @@ mod p3 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -1370,14 +1197,14 @@ mod p3 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
@@ -1386,12 +1213,12 @@ mod p3 {
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
         at5(e, v, &pos, m, g);
     }
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -1407,7 +1234,7 @@ mod p3 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
@@ -1416,12 +1243,12 @@ mod p3 {
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at8(e, v, &pos, m, g);
     }
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[2];
         match ops::repeat_bounds(rounds, 1, 2) {
             (true, true) => {
@@ -1437,7 +1264,7 @@ mod p3 {
         }
     }
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -1448,13 +1275,7 @@ mod p3 {
         }
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() || g.enter_round() {
             return;
         }
@@ -1463,13 +1284,7 @@ mod p3 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -1489,7 +1304,7 @@ mod p3 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -1513,7 +1328,7 @@ mod p3 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1527,7 +1342,7 @@ mod p3 {
     }
     #[inline]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             ap13(e, v, pos, r);
             return;
         }
@@ -1540,7 +1355,7 @@ mod p3 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1579,7 +1394,7 @@ mod p3 {
     }
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -1595,8 +1410,8 @@ mod p3 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -1605,62 +1420,37 @@ mod p3 {
         d - pos.occupied
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1694,17 +1484,13 @@ mod p4 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -1715,7 +1501,7 @@ mod p4 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
@@ -1724,12 +1510,12 @@ mod p4 {
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
         at5(e, v, &pos, m, g);
     }
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -1745,7 +1531,7 @@ mod p4 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
@@ -1754,7 +1540,7 @@ mod p4 {
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
         let value = i0(e, &pos, &v, 0);
@@ -1763,12 +1549,12 @@ mod p4 {
         at8(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at9(e, v, &pos, m, g);
     }
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -1784,13 +1570,7 @@ mod p4 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
         let value = i3(e, &pos, &v, 0);
@@ -1799,13 +1579,7 @@ mod p4 {
         at11(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
@@ -1814,13 +1588,7 @@ mod p4 {
         at9(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -1840,7 +1608,7 @@ mod p4 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -1864,7 +1632,7 @@ mod p4 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1878,7 +1646,7 @@ mod p4 {
     }
     #[inline]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             ap14(e, v, pos, r);
             return;
         }
@@ -1891,7 +1659,7 @@ mod p4 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1901,7 +1669,7 @@ mod p4 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1915,7 +1683,7 @@ mod p4 {
     }
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b1(e, &pos, &v, 0) {
+        if !b1(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
             return;
         }
@@ -1928,7 +1696,7 @@ mod p4 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1938,7 +1706,7 @@ mod p4 {
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1947,7 +1715,7 @@ mod p4 {
     }
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
             ap16(e, v, pos, r);
@@ -1963,8 +1731,8 @@ mod p4 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -1973,71 +1741,36 @@ mod p4 {
         d - pos.occupied
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         4
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         200
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -2045,17 +1778,17 @@ mod p4 {
         compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Lt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -2089,17 +1822,13 @@ mod p5 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
@@ -2108,12 +1837,12 @@ mod p5 {
         at1(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[0] = 0;
         at2(e, v, &pos, m, g);
     }
     #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -2129,7 +1858,7 @@ mod p5 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i3(e, &pos, &v, 0);
@@ -2138,7 +1867,7 @@ mod p5 {
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
         let value = i0(e, &pos, &v, 0);
@@ -2147,12 +1876,12 @@ mod p5 {
         at5(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
         at6(e, v, &pos, m, g);
     }
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -2168,7 +1897,7 @@ mod p5 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
         let value = i3(e, &pos, &v, 0);
@@ -2177,7 +1906,7 @@ mod p5 {
         at8(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
         let value = i0(e, &pos, &v, 0);
@@ -2186,18 +1915,12 @@ mod p5 {
         at9(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at10(e, v, &pos, m, g);
     }
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -2213,13 +1936,7 @@ mod p5 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
         let value = i3(e, &pos, &v, 0);
@@ -2228,13 +1945,7 @@ mod p5 {
         at10(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -2257,7 +1968,7 @@ mod p5 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -2268,7 +1979,7 @@ mod p5 {
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2282,7 +1993,7 @@ mod p5 {
     }
     #[inline]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             ap15(e, v, pos, r);
             return;
         }
@@ -2295,7 +2006,7 @@ mod p5 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2305,7 +2016,7 @@ mod p5 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2319,7 +2030,7 @@ mod p5 {
     }
     #[inline]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b1(e, &pos, &v, 0) {
+        if !b1(&e.view(), &pos, &v, 0) {
             ap2(e, v, pos, r);
             return;
         }
@@ -2332,7 +2043,7 @@ mod p5 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2342,7 +2053,7 @@ mod p5 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2356,7 +2067,7 @@ mod p5 {
     }
     #[inline]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b2(e, &pos, &v, 0) {
+        if !b2(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
             return;
         }
@@ -2369,7 +2080,7 @@ mod p5 {
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -2394,8 +2105,8 @@ mod p5 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -2404,62 +2115,32 @@ mod p5 {
         d - pos.occupied
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         250
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -2467,8 +2148,8 @@ mod p5 {
         compare(CmpOp::Lt, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -2476,8 +2157,8 @@ mod p5 {
         compare(CmpOp::Lt, i5(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -2517,22 +2198,18 @@ mod p6 {
         0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2,
         3, 4, 5, 0, 1, 2, 3, 4, 5,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[0] = 0;
         at1(e, v, &pos, m, g);
     }
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[0];
         match ops::repeat_bounds(rounds, 5, 5) {
             (true, true) => {
@@ -2548,7 +2225,7 @@ mod p6 {
         }
     }
     #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -2559,14 +2236,14 @@ mod p6 {
         }
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
         at5(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() || g.enter_round() {
             return;
         }
@@ -2575,7 +2252,7 @@ mod p6 {
         g.leave_round();
     }
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -2595,7 +2272,7 @@ mod p6 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -2651,8 +2328,8 @@ mod p6 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -2693,22 +2370,18 @@ mod p7 {
         0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2,
         3, 4, 5, 0, 1, 2, 3, 4, 5,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[0] = 0;
         at1(e, v, &pos, m, g);
     }
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -2724,7 +2397,7 @@ mod p7 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -2735,14 +2408,14 @@ mod p7 {
         }
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
         at1(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -2762,7 +2435,7 @@ mod p7 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -2777,7 +2450,7 @@ mod p7 {
     }
     #[inline]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
             return;
         }
@@ -2810,8 +2483,8 @@ mod p7 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -2820,26 +2493,16 @@ mod p7 {
         d - pos.occupied
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,

@@ -7,8 +7,8 @@ use rulestone_runtime::ir::ops::{compare, int_op, neg, stock_points};
 use rulestone_runtime::ir::{AssignKind, CellBits, CmpOp, IntOp};
 use rulestone_runtime::ops;
 use rulestone_runtime::compiled::{
-    fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host,
-    Pos, Replay,
+    fast_generate, fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns,
+    FastTurn, Gen, Host, Pos, Replay, View,
 };
 use rulestone_runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
@@ -17,7 +17,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Belts",
         fingerprint: 0xebe2cda725d34992,
-        generate: p0::generate,
+        generate: fast_generate::<p0::Turn>,
         apply: p0::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p0::Turn>,
@@ -27,7 +27,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Nested noughts (zones)",
         fingerprint: 0x71c265efbcc86c18,
-        generate: p1::generate,
+        generate: fast_generate::<p1::Turn>,
         apply: p1::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p1::Turn>,
@@ -37,7 +37,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Blots",
         fingerprint: 0x7e9e2073e93e0d28,
-        generate: p2::generate,
+        generate: fast_generate::<p2::Turn>,
         apply: p2::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p2::Turn>,
@@ -61,7 +61,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Capture Go",
         fingerprint: 0x247a88746ef0631c,
-        generate: p5::generate,
+        generate: fast_generate::<p5::Turn>,
         apply: p5::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p5::Turn>,
@@ -71,7 +71,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Clock Lift",
         fingerprint: 0x77603c2c5847624c,
-        generate: p6::generate,
+        generate: fast_generate::<p6::Turn>,
         apply: p6::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p6::Turn>,
@@ -81,7 +81,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Custodian",
         fingerprint: 0x758edf7811944ecf,
-        generate: p7::generate,
+        generate: fast_generate::<p7::Turn>,
         apply: p7::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p7::Turn>,
@@ -91,7 +91,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Drop First",
         fingerprint: 0xf31ee25b4f115cc8,
-        generate: p8::generate,
+        generate: fast_generate::<p8::Turn>,
         apply: p8::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p8::Turn>,
@@ -101,7 +101,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Flankfive",
         fingerprint: 0xbaa356181e69eb01,
-        generate: p9::generate,
+        generate: fast_generate::<p9::Turn>,
         apply: p9::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p9::Turn>,
@@ -111,7 +111,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Gather",
         fingerprint: 0xb54404120e5f0860,
-        generate: p10::generate,
+        generate: fast_generate::<p10::Turn>,
         apply: p10::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p10::Turn>,
@@ -121,7 +121,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Heaps",
         fingerprint: 0x24c65e05ca5cce6a,
-        generate: p11::generate,
+        generate: fast_generate::<p11::Turn>,
         apply: p11::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p11::Turn>,
@@ -131,7 +131,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Hill",
         fingerprint: 0x78d89de0d5a90e79,
-        generate: p12::generate,
+        generate: fast_generate::<p12::Turn>,
         apply: p12::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p12::Turn>,
@@ -141,7 +141,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Leapers",
         fingerprint: 0x3f6d6015f14a315f,
-        generate: p13::generate,
+        generate: fast_generate::<p13::Turn>,
         apply: p13::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p13::Turn>,
@@ -151,7 +151,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Lift",
         fingerprint: 0x88d0d7c5be108944,
-        generate: p14::generate,
+        generate: fast_generate::<p14::Turn>,
         apply: p14::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p14::Turn>,
@@ -161,7 +161,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Mirror",
         fingerprint: 0xaf5e99e0fa41ee98,
-        generate: p15::generate,
+        generate: fast_generate::<p15::Turn>,
         apply: p15::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p15::Turn>,
@@ -171,7 +171,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Nested noughts",
         fingerprint: 0xccc8811679e0b15d,
-        generate: p16::generate,
+        generate: fast_generate::<p16::Turn>,
         apply: p16::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p16::Turn>,
@@ -181,7 +181,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Nudge",
         fingerprint: 0xbb20f60f347d12b6,
-        generate: p17::generate,
+        generate: fast_generate::<p17::Turn>,
         apply: p17::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p17::Turn>,
@@ -191,7 +191,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Orbit",
         fingerprint: 0xde633574c5d45823,
-        generate: p18::generate,
+        generate: fast_generate::<p18::Turn>,
         apply: p18::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p18::Turn>,
@@ -201,7 +201,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Owner of an emptied cell",
         fingerprint: 0xeadb52f5aa2708e9,
-        generate: p19::generate,
+        generate: fast_generate::<p19::Turn>,
         apply: p19::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p19::Turn>,
@@ -211,7 +211,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Rebound",
         fingerprint: 0x44dda231e1ad2f6e,
-        generate: p20::generate,
+        generate: fast_generate::<p20::Turn>,
         apply: p20::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p20::Turn>,
@@ -221,7 +221,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Relay",
         fingerprint: 0x2003d4efb9f1aa2a,
-        generate: p21::generate,
+        generate: fast_generate::<p21::Turn>,
         apply: p21::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p21::Turn>,
@@ -231,7 +231,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Saturate",
         fingerprint: 0xb367bce347648b06,
-        generate: p22::generate,
+        generate: fast_generate::<p22::Turn>,
         apply: p22::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p22::Turn>,
@@ -241,7 +241,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Sentries",
         fingerprint: 0xff2e399ad2d4f21b,
-        generate: p23::generate,
+        generate: fast_generate::<p23::Turn>,
         apply: p23::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p23::Turn>,
@@ -251,7 +251,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Shove",
         fingerprint: 0xdb037ffb6dc267a2,
-        generate: p24::generate,
+        generate: fast_generate::<p24::Turn>,
         apply: p24::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p24::Turn>,
@@ -261,7 +261,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Shuffle",
         fingerprint: 0x00230f8f0bd1fc17,
-        generate: p25::generate,
+        generate: fast_generate::<p25::Turn>,
         apply: p25::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p25::Turn>,
@@ -271,7 +271,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Terraces",
         fingerprint: 0x6806cec4401a8948,
-        generate: p26::generate,
+        generate: fast_generate::<p26::Turn>,
         apply: p26::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p26::Turn>,
@@ -281,7 +281,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Weighted Claims",
         fingerprint: 0x687502c456831c2d,
-        generate: p27::generate,
+        generate: fast_generate::<p27::Turn>,
         apply: p27::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p27::Turn>,
@@ -291,7 +291,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
         label: "Widefive",
         fingerprint: 0x68433cef971dd597,
-        generate: p28::generate,
+        generate: fast_generate::<p28::Turn>,
         apply: p28::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p28::Turn>,
@@ -449,17 +449,13 @@ mod p0 {
     static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -468,7 +464,7 @@ mod p0 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s1(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -479,24 +475,24 @@ mod p0 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s5(e, &pos, &v, ALL, 0);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -507,38 +503,20 @@ mod p0 {
         }
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s19(e, &pos, &v, ALL, 0);
         at11(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at12(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -558,7 +536,7 @@ mod p0 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -581,7 +559,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s5(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s5(&e.view(), &pos, &v, ALL, 0);
         ap3(e, v, pos, r);
     }
     #[inline(always)]
@@ -590,7 +568,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -599,7 +577,7 @@ mod p0 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i10(e, &pos, &v, 0);
+        let value = i10(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -608,7 +586,7 @@ mod p0 {
     }
     #[inline]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let cells = s3(e, &pos, &v, ALL, 0);
+        let cells = s3(&e.view(), &pos, &v, ALL, 0);
         let mut lifted = [0u8; 16];
         for c in cells.iter() {
             lifted[c] = pos.code(c);
@@ -647,7 +625,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s19(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s19(&e.view(), &pos, &v, ALL, 0);
         ap11(e, v, pos, r);
     }
     #[inline(always)]
@@ -656,7 +634,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap14(e, v, pos, r);
@@ -665,7 +643,7 @@ mod p0 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i10(e, &pos, &v, 0);
+        let value = i10(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -674,7 +652,7 @@ mod p0 {
     }
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let cells = s17(e, &pos, &v, ALL, 0);
+        let cells = s17(&e.view(), &pos, &v, ALL, 0);
         let mut lifted = [0u8; 16];
         for c in cells.iter() {
             lifted[c] = pos.code(c);
@@ -717,7 +695,7 @@ mod p0 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i10(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -726,7 +704,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b30(e, &pos, &v, 0) {
+        if b30(&e.view(), &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -739,7 +717,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b45(e, &pos, &v, 0) {
+        if b45(&e.view(), &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
             ap23(e, v, pos, r);
@@ -752,7 +730,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b46(e, &pos, &v, 0) {
+        if b46(&e.view(), &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap25(e, v, pos, r);
@@ -768,8 +746,8 @@ mod p0 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -778,8 +756,8 @@ mod p0 {
         S::from_words([0xffff]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -788,8 +766,8 @@ mod p0 {
         S::from_words([0xf]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -798,8 +776,8 @@ mod p0 {
         S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i3(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -808,8 +786,8 @@ mod p0 {
         S::from_words([0xf000]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -819,8 +797,8 @@ mod p0 {
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -829,8 +807,8 @@ mod p0 {
         pos.locals[0] & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -839,8 +817,8 @@ mod p0 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -850,8 +828,8 @@ mod p0 {
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -860,8 +838,8 @@ mod p0 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -871,8 +849,8 @@ mod p0 {
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -881,8 +859,8 @@ mod p0 {
         S::from_words([0x1111]) & d
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -891,8 +869,8 @@ mod p0 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i16(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -901,8 +879,8 @@ mod p0 {
         S::from_words([0x8888]) & d
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -912,71 +890,36 @@ mod p0 {
         if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i8<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -984,35 +927,35 @@ mod p0 {
         1
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         AXIS0[usize::from(v[0])]
     }
-    #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters.get(0usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
-    #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[2]
     }
-    #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1020,8 +963,8 @@ mod p0 {
         40
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1029,8 +972,8 @@ mod p0 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1038,8 +981,8 @@ mod p0 {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1047,8 +990,8 @@ mod p0 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1056,8 +999,8 @@ mod p0 {
         b1(e, pos, v, cand) && b2(e, pos, v, cand)
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1065,8 +1008,8 @@ mod p0 {
         s8(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1074,8 +1017,8 @@ mod p0 {
         !s11(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1083,8 +1026,8 @@ mod p0 {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1092,8 +1035,8 @@ mod p0 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i16(e, pos, v, cand))
     }
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1101,26 +1044,26 @@ mod p0 {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b8(e, pos, v, cand) && b9(e, pos, v, cand)
     }
-    #[inline]
-    fn b14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i27(e, pos, v, cand), i5(e, pos, v, cand))
     }
-    #[inline]
-    fn b15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1129,9 +1072,9 @@ mod p0 {
         let s = s7(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1140,18 +1083,18 @@ mod p0 {
         let s = s7(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b15(e, pos, v, cand) || b16(e, pos, v, cand)
     }
-    #[inline]
-    fn b18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1160,18 +1103,18 @@ mod p0 {
         let s = s7(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b17(e, pos, v, cand) || b18(e, pos, v, cand)
     }
-    #[inline]
-    fn b20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1180,18 +1123,18 @@ mod p0 {
         let s = s7(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b19(e, pos, v, cand) || b20(e, pos, v, cand)
     }
-    #[inline]
-    fn b22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1200,18 +1143,18 @@ mod p0 {
         let s = s7(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b21(e, pos, v, cand) || b22(e, pos, v, cand)
     }
-    #[inline]
-    fn b24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1220,18 +1163,18 @@ mod p0 {
         let s = s7(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b23(e, pos, v, cand) || b24(e, pos, v, cand)
     }
-    #[inline]
-    fn b26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1240,18 +1183,18 @@ mod p0 {
         let s = s7(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b25(e, pos, v, cand) || b26(e, pos, v, cand)
     }
-    #[inline]
-    fn b28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1260,27 +1203,27 @@ mod p0 {
         let s = s7(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b27(e, pos, v, cand) || b28(e, pos, v, cand)
     }
-    #[inline]
-    fn b30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b14(e, pos, v, cand) || b29(e, pos, v, cand)
     }
-    #[inline]
-    fn b31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1289,9 +1232,9 @@ mod p0 {
         let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1300,18 +1243,18 @@ mod p0 {
         let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b31(e, pos, v, cand) || b32(e, pos, v, cand)
     }
-    #[inline]
-    fn b34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b34<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1320,18 +1263,18 @@ mod p0 {
         let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b33(e, pos, v, cand) || b34(e, pos, v, cand)
     }
-    #[inline]
-    fn b36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b36<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1340,18 +1283,18 @@ mod p0 {
         let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b37<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b35(e, pos, v, cand) || b36(e, pos, v, cand)
     }
-    #[inline]
-    fn b38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b38<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1360,18 +1303,18 @@ mod p0 {
         let s = s10(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b39<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b37(e, pos, v, cand) || b38(e, pos, v, cand)
     }
-    #[inline]
-    fn b40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b40<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1380,18 +1323,18 @@ mod p0 {
         let s = s10(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b41<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b39(e, pos, v, cand) || b40(e, pos, v, cand)
     }
-    #[inline]
-    fn b42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b42<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1400,18 +1343,18 @@ mod p0 {
         let s = s10(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b43<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b41(e, pos, v, cand) || b42(e, pos, v, cand)
     }
-    #[inline]
-    fn b44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b44<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -1420,18 +1363,18 @@ mod p0 {
         let s = s10(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b45<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b43(e, pos, v, cand) || b44(e, pos, v, cand)
     }
-    #[inline]
-    fn b46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b46<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -3441,23 +3384,19 @@ mod p1 {
         0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8,
         0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s0(e, &pos, &v, ALL, 0);
         at1(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at2(e, v, &pos, m, g);
         } else {
@@ -3465,13 +3404,13 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s3(e, &pos, &v, ALL, 0);
         at27(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at5(e, v, &pos, m, g);
         } else {
@@ -3479,13 +3418,13 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s6(e, &pos, &v, ALL, 0);
         at27(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at8(e, v, &pos, m, g);
         } else {
@@ -3493,19 +3432,13 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s9(e, &pos, &v, ALL, 0);
         at27(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at11(e, v, &pos, m, g);
         } else {
@@ -3513,25 +3446,13 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s12(e, &pos, &v, ALL, 0);
         at27(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
             at14(e, v, &pos, m, g);
         } else {
@@ -3539,25 +3460,13 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s15(e, &pos, &v, ALL, 0);
         at27(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at16(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b5(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
@@ -3565,25 +3474,13 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at17(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s18(e, &pos, &v, ALL, 0);
         at27(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at19<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at19(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b6(e, &pos, &v, 0) {
             at20(e, v, &pos, m, g);
         } else {
@@ -3591,25 +3488,13 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at20(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s21(e, &pos, &v, ALL, 0);
         at27(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at22(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b7(e, &pos, &v, 0) {
             at23(e, v, &pos, m, g);
         } else {
@@ -3617,25 +3502,13 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at23(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s24(e, &pos, &v, ALL, 0);
         at27(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at25<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at25(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
             at26(e, v, &pos, m, g);
         } else {
@@ -3643,25 +3516,13 @@ mod p1 {
         }
     }
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at26(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s27(e, &pos, &v, ALL, 0);
         at27(e, v, &pos, m, g);
     }
     #[inline]
-    fn at27<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at27(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s29(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -3684,7 +3545,7 @@ mod p1 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -3694,12 +3555,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s0(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s0(&e.view(), &pos, &v, ALL, 0);
         ap1(e, v, pos, r);
     }
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap2(e, v, pos, r);
         } else {
             ap4(e, v, pos, r);
@@ -3707,12 +3568,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s3(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s3(&e.view(), &pos, &v, ALL, 0);
         ap27(e, v, pos, r);
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap7(e, v, pos, r);
@@ -3720,12 +3581,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s6(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s6(&e.view(), &pos, &v, ALL, 0);
         ap27(e, v, pos, r);
     }
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap8(e, v, pos, r);
         } else {
             ap10(e, v, pos, r);
@@ -3733,12 +3594,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s9(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s9(&e.view(), &pos, &v, ALL, 0);
         ap27(e, v, pos, r);
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
             ap13(e, v, pos, r);
@@ -3746,12 +3607,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s12(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s12(&e.view(), &pos, &v, ALL, 0);
         ap27(e, v, pos, r);
     }
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap16(e, v, pos, r);
@@ -3759,12 +3620,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s15(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s15(&e.view(), &pos, &v, ALL, 0);
         ap27(e, v, pos, r);
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -3772,12 +3633,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s18(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s18(&e.view(), &pos, &v, ALL, 0);
         ap27(e, v, pos, r);
     }
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b6(&e.view(), &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap22(e, v, pos, r);
@@ -3785,12 +3646,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s21(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s21(&e.view(), &pos, &v, ALL, 0);
         ap27(e, v, pos, r);
     }
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b7(&e.view(), &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
             ap25(e, v, pos, r);
@@ -3798,12 +3659,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s24(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s24(&e.view(), &pos, &v, ALL, 0);
         ap27(e, v, pos, r);
     }
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -3811,7 +3672,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s27(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s27(&e.view(), &pos, &v, ALL, 0);
         ap27(e, v, pos, r);
     }
     #[inline]
@@ -3829,12 +3690,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s2(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s2(&e.view(), &pos, &v, ALL, 0);
         ap31(e, v, pos, r);
     }
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b10(e, &pos, &v, 0) {
+        if b10(&e.view(), &pos, &v, 0) {
             ap32(e, v, pos, r);
         } else {
             ap34(e, v, pos, r);
@@ -3842,12 +3703,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s2(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s2(&e.view(), &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
     fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b11(&e.view(), &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
             ap37(e, v, pos, r);
@@ -3855,12 +3716,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s5(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s5(&e.view(), &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b12(&e.view(), &pos, &v, 0) {
             ap38(e, v, pos, r);
         } else {
             ap40(e, v, pos, r);
@@ -3868,12 +3729,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s8(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s8(&e.view(), &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
     fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b13(&e.view(), &pos, &v, 0) {
             ap41(e, v, pos, r);
         } else {
             ap43(e, v, pos, r);
@@ -3881,12 +3742,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s11(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s11(&e.view(), &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
     fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b14(&e.view(), &pos, &v, 0) {
             ap44(e, v, pos, r);
         } else {
             ap46(e, v, pos, r);
@@ -3894,12 +3755,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s14(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s14(&e.view(), &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
     fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b15(e, &pos, &v, 0) {
+        if b15(&e.view(), &pos, &v, 0) {
             ap47(e, v, pos, r);
         } else {
             ap49(e, v, pos, r);
@@ -3907,12 +3768,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s17(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s17(&e.view(), &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
     fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b16(e, &pos, &v, 0) {
+        if b16(&e.view(), &pos, &v, 0) {
             ap50(e, v, pos, r);
         } else {
             ap52(e, v, pos, r);
@@ -3920,12 +3781,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s20(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s20(&e.view(), &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
     fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b17(e, &pos, &v, 0) {
+        if b17(&e.view(), &pos, &v, 0) {
             ap53(e, v, pos, r);
         } else {
             ap55(e, v, pos, r);
@@ -3933,12 +3794,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s23(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s23(&e.view(), &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline(always)]
     fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b18(e, &pos, &v, 0) {
+        if b18(&e.view(), &pos, &v, 0) {
             ap56(e, v, pos, r);
         } else {
             ap57(e, v, pos, r);
@@ -3946,17 +3807,17 @@ mod p1 {
     }
     #[inline(always)]
     fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s26(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s26(&e.view(), &pos, &v, ALL, 0);
         ap57(e, v, pos, r);
     }
     #[inline]
     fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[2] = s51(e, &pos, &v, ALL, 0);
+        pos.locals[2] = s51(&e.view(), &pos, &v, ALL, 0);
         ap58(e, v, pos, r);
     }
     #[inline(always)]
     fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b25(e, &pos, &v, 0) {
+        if b25(&e.view(), &pos, &v, 0) {
             ap59(e, v, pos, r);
         } else {
             ap65(e, v, pos, r);
@@ -3964,8 +3825,8 @@ mod p1 {
     }
     #[inline(always)]
     fn ap59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i22(e, &pos, &v, 0);
-        for c in s50(e, &pos, &v, ALL, 0).iter() {
+        let value = i22(&e.view(), &pos, &v, 0);
+        for c in s50(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 82usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -3976,8 +3837,8 @@ mod p1 {
     }
     #[inline(always)]
     fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i3(e, &pos, &v, 0);
-        for c in s50(e, &pos, &v, ALL, 0).iter() {
+        let value = i3(&e.view(), &pos, &v, 0);
+        for c in s50(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -3988,12 +3849,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[3] = s59(e, &pos, &v, ALL, 0);
+        pos.locals[3] = s59(&e.view(), &pos, &v, ALL, 0);
         ap62(e, v, pos, r);
     }
     #[inline(always)]
     fn ap62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b34(e, &pos, &v, 0) {
+        if b34(&e.view(), &pos, &v, 0) {
             ap63(e, v, pos, r);
         } else {
             ap67(e, v, pos, r);
@@ -4006,7 +3867,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b35(e, &pos, &v, 0) {
+        if b35(&e.view(), &pos, &v, 0) {
             ap66(e, v, pos, r);
         } else {
             ap67(e, v, pos, r);
@@ -4014,8 +3875,8 @@ mod p1 {
     }
     #[inline(always)]
     fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i3(e, &pos, &v, 0);
-        for c in s50(e, &pos, &v, ALL, 0).iter() {
+        let value = i3(&e.view(), &pos, &v, 0);
+        for c in s50(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -4027,7 +3888,7 @@ mod p1 {
     #[inline]
     fn ap67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i37(e, &pos, &v, 0);
+        let value = i37(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -4036,12 +3897,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap68<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s2(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s2(&e.view(), &pos, &v, ALL, 0);
         ap69(e, v, pos, r);
     }
     #[inline(always)]
     fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap70(e, v, pos, r);
         } else {
             ap72(e, v, pos, r);
@@ -4049,12 +3910,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap70<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s2(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s2(&e.view(), &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap72<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap73(e, v, pos, r);
         } else {
             ap75(e, v, pos, r);
@@ -4062,12 +3923,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap73<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s5(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s5(&e.view(), &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap76(e, v, pos, r);
         } else {
             ap78(e, v, pos, r);
@@ -4075,12 +3936,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap76<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s8(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s8(&e.view(), &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap79(e, v, pos, r);
         } else {
             ap81(e, v, pos, r);
@@ -4088,12 +3949,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s11(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s11(&e.view(), &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap81<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap82(e, v, pos, r);
         } else {
             ap84(e, v, pos, r);
@@ -4101,12 +3962,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap82<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s14(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s14(&e.view(), &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap85(e, v, pos, r);
         } else {
             ap87(e, v, pos, r);
@@ -4114,12 +3975,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap85<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s17(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s17(&e.view(), &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap87<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b6(&e.view(), &pos, &v, 0) {
             ap88(e, v, pos, r);
         } else {
             ap90(e, v, pos, r);
@@ -4127,12 +3988,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap88<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s20(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s20(&e.view(), &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap90<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b7(&e.view(), &pos, &v, 0) {
             ap91(e, v, pos, r);
         } else {
             ap93(e, v, pos, r);
@@ -4140,12 +4001,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap91<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s23(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s23(&e.view(), &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline(always)]
     fn ap93<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             ap94(e, v, pos, r);
         } else {
             ap95(e, v, pos, r);
@@ -4153,12 +4014,12 @@ mod p1 {
     }
     #[inline(always)]
     fn ap94<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s26(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s26(&e.view(), &pos, &v, ALL, 0);
         ap95(e, v, pos, r);
     }
     #[inline]
     fn ap95<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b46(e, &pos, &v, 0) {
+        if b46(&e.view(), &pos, &v, 0) {
             ap96(e, v, pos, r);
         } else {
             ap97(e, v, pos, r);
@@ -4167,7 +4028,7 @@ mod p1 {
     #[inline(always)]
     fn ap96<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i60(e, &pos, &v, 0);
+        let value = i60(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -4179,8 +4040,8 @@ mod p1 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4189,8 +4050,8 @@ mod p1 {
         d - pos.occupied
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4199,8 +4060,8 @@ mod p1 {
         S::from_words([0x1c0e07, 0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4210,8 +4071,8 @@ mod p1 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4220,8 +4081,8 @@ mod p1 {
         S::from_words([0xe07038000000, 0x0]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4231,8 +4092,8 @@ mod p1 {
         if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4241,8 +4102,8 @@ mod p1 {
         S::from_words([0x81c0000000000000, 0x703]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4252,8 +4113,8 @@ mod p1 {
         if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4262,8 +4123,8 @@ mod p1 {
         S::from_words([0xe07038, 0x0]) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4273,8 +4134,8 @@ mod p1 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4283,8 +4144,8 @@ mod p1 {
         S::from_words([0x70381c0000000, 0x0]) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4294,8 +4155,8 @@ mod p1 {
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4304,8 +4165,8 @@ mod p1 {
         S::from_words([0xe00000000000000, 0x381c]) & d
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4315,8 +4176,8 @@ mod p1 {
         if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4325,8 +4186,8 @@ mod p1 {
         S::from_words([0x70381c0, 0x0]) & d
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4336,8 +4197,8 @@ mod p1 {
         if x.is_empty() { x } else { s20(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4346,8 +4207,8 @@ mod p1 {
         S::from_words([0x381c0e00000000, 0x0]) & d
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4357,8 +4218,8 @@ mod p1 {
         if x.is_empty() { x } else { s23(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4367,8 +4228,8 @@ mod p1 {
         S::from_words([0x7000000000000000, 0x1c0e0]) & d
     }
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4378,8 +4239,8 @@ mod p1 {
         if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4388,8 +4249,8 @@ mod p1 {
         pos.locals[0] & d
     }
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4404,9 +4265,9 @@ mod p1 {
         }
         out
     }
-    #[inline]
-    fn s49<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s49<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4415,8 +4276,8 @@ mod p1 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s50<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s50<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4424,9 +4285,9 @@ mod p1 {
     ) -> S {
         pos.locals[1] & d
     }
-    #[inline]
-    fn s51<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s51<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4436,8 +4297,8 @@ mod p1 {
         if x.is_empty() { x } else { s50(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s52<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s52<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4445,9 +4306,9 @@ mod p1 {
     ) -> S {
         pos.locals[2] & d
     }
-    #[inline]
-    fn s58<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s58<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4455,9 +4316,9 @@ mod p1 {
     ) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffff]) & d
     }
-    #[inline]
-    fn s59<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s59<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4473,8 +4334,8 @@ mod p1 {
         out
     }
     #[inline]
-    fn s60<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s60<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4483,8 +4344,8 @@ mod p1 {
         pos.locals[3] & d
     }
     #[inline]
-    fn s66<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s66<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         d: S,
@@ -4494,8 +4355,8 @@ mod p1 {
         if x.is_empty() { x } else { s0(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4503,8 +4364,8 @@ mod p1 {
         pos.counters[0]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4512,8 +4373,8 @@ mod p1 {
         0
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4521,8 +4382,8 @@ mod p1 {
         1
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4530,8 +4391,8 @@ mod p1 {
         2
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4539,8 +4400,8 @@ mod p1 {
         3
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4548,8 +4409,8 @@ mod p1 {
         4
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4557,8 +4418,8 @@ mod p1 {
         5
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4566,8 +4427,8 @@ mod p1 {
         6
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4575,8 +4436,8 @@ mod p1 {
         7
     }
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4584,35 +4445,35 @@ mod p1 {
         8
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(cand)]
     }
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         if b26(e, pos, v, cand) { i3(e, pos, v, cand) } else { i5(e, pos, v, cand) }
     }
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[82usize + usize::from(cand)]
     }
-    #[inline]
-    fn i25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4620,62 +4481,62 @@ mod p1 {
         pos.counters[82usize + usize::from(v[0])]
     }
     #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s66(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         AXIS1[usize::from(v[0])]
     }
-    #[inline]
-    fn i32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Rem, i30(e, pos, v, cand), i7(e, pos, v, cand))
     }
-    #[inline]
-    fn i33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Mul, i7(e, pos, v, cand), i32(e, pos, v, cand))
     }
-    #[inline]
-    fn i34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i34<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         AXIS0[usize::from(v[0])]
     }
-    #[inline]
-    fn i36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i36<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Rem, i34(e, pos, v, cand), i7(e, pos, v, cand))
     }
-    #[inline]
-    fn i37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i37<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4683,17 +4544,17 @@ mod p1 {
         int_op(IntOp::Add, i33(e, pos, v, cand), i36(e, pos, v, cand))
     }
     #[inline]
-    fn i58<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i58<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i60<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i60<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4701,8 +4562,8 @@ mod p1 {
         -1
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4710,8 +4571,8 @@ mod p1 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4719,8 +4580,8 @@ mod p1 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4728,8 +4589,8 @@ mod p1 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4737,8 +4598,8 @@ mod p1 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i7(e, pos, v, cand))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4746,8 +4607,8 @@ mod p1 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i9(e, pos, v, cand))
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4755,8 +4616,8 @@ mod p1 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4764,8 +4625,8 @@ mod p1 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i13(e, pos, v, cand))
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4773,8 +4634,8 @@ mod p1 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i15(e, pos, v, cand))
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4782,17 +4643,17 @@ mod p1 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i17(e, pos, v, cand))
     }
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i18(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4801,9 +4662,9 @@ mod p1 {
         one.insert(usize::from(v[0]));
         !s2(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4812,9 +4673,9 @@ mod p1 {
         one.insert(usize::from(v[0]));
         !s5(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4823,9 +4684,9 @@ mod p1 {
         one.insert(usize::from(v[0]));
         !s8(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4834,9 +4695,9 @@ mod p1 {
         one.insert(usize::from(v[0]));
         !s11(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4845,9 +4706,9 @@ mod p1 {
         one.insert(usize::from(v[0]));
         !s14(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4856,9 +4717,9 @@ mod p1 {
         one.insert(usize::from(v[0]));
         !s17(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4867,9 +4728,9 @@ mod p1 {
         one.insert(usize::from(v[0]));
         !s20(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4878,9 +4739,9 @@ mod p1 {
         one.insert(usize::from(v[0]));
         !s23(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4889,9 +4750,9 @@ mod p1 {
         one.insert(usize::from(v[0]));
         !s26(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4900,9 +4761,9 @@ mod p1 {
         let s = s52(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4911,18 +4772,18 @@ mod p1 {
         let s = s52(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b19(e, pos, v, cand) || b20(e, pos, v, cand)
     }
-    #[inline]
-    fn b22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4931,18 +4792,18 @@ mod p1 {
         let s = s52(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b21(e, pos, v, cand) || b22(e, pos, v, cand)
     }
-    #[inline]
-    fn b24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4951,36 +4812,36 @@ mod p1 {
         let s = s52(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b23(e, pos, v, cand) || b24(e, pos, v, cand)
     }
-    #[inline]
-    fn b26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 0u8) == true
     }
-    #[inline]
-    fn b27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
-    #[inline]
-    fn b28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -4989,9 +4850,9 @@ mod p1 {
         let s = s60(e, pos, v, ALL, cand);
         PW4.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -5000,18 +4861,18 @@ mod p1 {
         let s = s60(e, pos, v, ALL, cand);
         PW5.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b28(e, pos, v, cand) || b29(e, pos, v, cand)
     }
-    #[inline]
-    fn b31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -5020,18 +4881,18 @@ mod p1 {
         let s = s60(e, pos, v, ALL, cand);
         PW6.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b30(e, pos, v, cand) || b31(e, pos, v, cand)
     }
-    #[inline]
-    fn b33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -5040,27 +4901,27 @@ mod p1 {
         let s = s60(e, pos, v, ALL, cand);
         PW7.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b34<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b32(e, pos, v, cand) || b33(e, pos, v, cand)
     }
-    #[inline]
-    fn b35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         s66(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b46<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b46<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 163, L>,
         v: &V,
         cand: u16,
@@ -5139,17 +5000,13 @@ mod p2 {
     static RIH0: [S; 2] = [S::from_words([0xfe]), S::from_words([0x7f])];
     /// Coordinate `x` of each cell.
     static AXIS0: [i32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -5168,14 +5025,14 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b0(e, &pos, &v, 0) {
             return;
         }
         at2(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s4(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -5186,7 +5043,7 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at4(e, v, &pos, m, g);
         } else {
@@ -5194,47 +5051,29 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b2(e, &pos, &v, 0) {
             return;
         }
         at5(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at12(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at19<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at19(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s3(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -5245,13 +5084,7 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at20(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<2>(m, 0) {
             at21(e, v, &pos, m, g);
         }
@@ -5260,39 +5093,21 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at21(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<3>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at28(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b7(e, &pos, &v, 0) {
             return;
         }
         at29(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at29<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at29(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -5312,7 +5127,7 @@ mod p2 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -5339,7 +5154,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -5351,7 +5166,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -5367,7 +5182,7 @@ mod p2 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from((1 - e.rt_mover()));
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -5385,7 +5200,7 @@ mod p2 {
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -5398,7 +5213,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -5414,7 +5229,7 @@ mod p2 {
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from((1 - e.rt_mover()));
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -5432,7 +5247,7 @@ mod p2 {
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -5459,7 +5274,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
             ap25(e, v, pos, r);
@@ -5475,7 +5290,7 @@ mod p2 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from((1 - e.rt_mover()));
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -5513,7 +5328,7 @@ mod p2 {
     #[inline(always)]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -5522,7 +5337,7 @@ mod p2 {
     }
     #[inline]
     fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
             ap36(e, v, pos, r);
@@ -5538,8 +5353,8 @@ mod p2 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5548,8 +5363,8 @@ mod p2 {
         S::from_words([0x3]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5558,8 +5373,8 @@ mod p2 {
         S::from_words([0xc0]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5568,8 +5383,8 @@ mod p2 {
         S::from_words([0xc3]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5578,8 +5393,8 @@ mod p2 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5589,8 +5404,8 @@ mod p2 {
         if x.is_empty() { x } else { x - s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5599,8 +5414,8 @@ mod p2 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5611,8 +5426,8 @@ mod p2 {
         one & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5626,8 +5441,8 @@ mod p2 {
         x & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5641,8 +5456,8 @@ mod p2 {
         x & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5651,8 +5466,8 @@ mod p2 {
         s11(e, pos, v, d, cand) | s14(e, pos, v, d, cand)
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -5662,62 +5477,37 @@ mod p2 {
         if x.is_empty() { x } else { x - s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters.get(0usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[0])
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i8<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters.get(2usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -5725,8 +5515,8 @@ mod p2 {
         3
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -5734,8 +5524,8 @@ mod p2 {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -5743,8 +5533,8 @@ mod p2 {
         (e.rt_mover() == 0u8) == true
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -5754,8 +5544,8 @@ mod p2 {
         !s0(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -5765,8 +5555,8 @@ mod p2 {
         !s6(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -5776,17 +5566,17 @@ mod p2 {
         !s1(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         s11(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -5921,14 +5711,14 @@ mod p3 {
     }
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             return;
         }
         at2(e, v, &pos, m, g);
     }
     #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s0(e, &pos, &v, ALL, 0);
+        let set = s0(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -5946,7 +5736,7 @@ mod p3 {
     }
     #[inline(always)]
     fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s1(e, &pos, &v, ALL, 0);
+        let set = s1(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -5963,7 +5753,7 @@ mod p3 {
     }
     #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s5(e, &pos, &v, ALL, 0);
+        let set = s5(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -5981,7 +5771,7 @@ mod p3 {
     }
     #[inline]
     fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             at14(e, v, &pos, m, g);
         } else {
             at26(e, v, &pos, m, g);
@@ -6034,7 +5824,7 @@ mod p3 {
     #[inline]
     fn at18(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let set = s10(e, &pos, &v, ALL, 0);
+        let set = s10(&e.view(), &pos, &v, ALL, 0);
         let earlier = if v[2] > 0 {
             pos.locals[0] & S::first_n(usize::from(v[3]))
         } else {
@@ -6103,7 +5893,7 @@ mod p3 {
     #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -6145,7 +5935,7 @@ mod p3 {
     }
     #[inline]
     fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap26(e, v, pos, r);
@@ -6198,7 +5988,7 @@ mod p3 {
     #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -6216,7 +6006,7 @@ mod p3 {
     }
     #[inline]
     fn ap26(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap27(e, v, pos, r);
         } else {
             ap28(e, v, pos, r);
@@ -6233,7 +6023,7 @@ mod p3 {
     }
     #[inline]
     fn s0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6243,7 +6033,7 @@ mod p3 {
     }
     #[inline]
     fn s1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6253,7 +6043,7 @@ mod p3 {
     }
     #[inline]
     fn s2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6265,7 +6055,7 @@ mod p3 {
     }
     #[inline]
     fn s3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6275,7 +6065,7 @@ mod p3 {
     }
     #[inline]
     fn s5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6286,7 +6076,7 @@ mod p3 {
     }
     #[inline]
     fn s8<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6296,7 +6086,7 @@ mod p3 {
     }
     #[inline]
     fn s9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6306,7 +6096,7 @@ mod p3 {
     }
     #[inline]
     fn s10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6316,53 +6106,28 @@ mod p3 {
         if x.is_empty() { x } else { x - s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters.get(0usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
     #[inline]
-    fn i1<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters.get(2usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
-    #[inline]
-    fn i5<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
     fn b0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -6371,7 +6136,7 @@ mod p3 {
     }
     #[inline]
     fn b1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -6382,7 +6147,7 @@ mod p3 {
     }
     #[inline]
     fn b2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -6393,16 +6158,16 @@ mod p3 {
     }
     #[inline]
     fn b3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b1(e, pos, v, cand) || b2(e, pos, v, cand)
     }
-    #[inline]
+    #[inline(always)]
     fn b4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -6509,14 +6274,14 @@ mod p4 {
     }
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             return;
         }
         at2(e, v, &pos, m, g);
     }
     #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s0(e, &pos, &v, ALL, 0);
+        let set = s0(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -6534,7 +6299,7 @@ mod p4 {
     }
     #[inline(always)]
     fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s1(e, &pos, &v, ALL, 0);
+        let set = s1(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -6551,7 +6316,7 @@ mod p4 {
     }
     #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s5(e, &pos, &v, ALL, 0);
+        let set = s5(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -6569,7 +6334,7 @@ mod p4 {
     }
     #[inline]
     fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             at14(e, v, &pos, m, g);
         } else {
             at26(e, v, &pos, m, g);
@@ -6622,7 +6387,7 @@ mod p4 {
     #[inline]
     fn at18(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let set = s10(e, &pos, &v, ALL, 0);
+        let set = s10(&e.view(), &pos, &v, ALL, 0);
         let earlier = if v[2] > 0 {
             pos.locals[0] & S::first_n(usize::from(v[3]))
         } else {
@@ -6691,7 +6456,7 @@ mod p4 {
     #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -6733,7 +6498,7 @@ mod p4 {
     }
     #[inline]
     fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap26(e, v, pos, r);
@@ -6786,7 +6551,7 @@ mod p4 {
     #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -6804,7 +6569,7 @@ mod p4 {
     }
     #[inline]
     fn ap26(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap27(e, v, pos, r);
         } else {
             ap28(e, v, pos, r);
@@ -6821,7 +6586,7 @@ mod p4 {
     }
     #[inline]
     fn s0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6831,7 +6596,7 @@ mod p4 {
     }
     #[inline]
     fn s1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6841,7 +6606,7 @@ mod p4 {
     }
     #[inline]
     fn s2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6853,7 +6618,7 @@ mod p4 {
     }
     #[inline]
     fn s3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6863,7 +6628,7 @@ mod p4 {
     }
     #[inline]
     fn s5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6874,7 +6639,7 @@ mod p4 {
     }
     #[inline]
     fn s8<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6884,7 +6649,7 @@ mod p4 {
     }
     #[inline]
     fn s9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6894,7 +6659,7 @@ mod p4 {
     }
     #[inline]
     fn s10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -6904,53 +6669,28 @@ mod p4 {
         if x.is_empty() { x } else { x - s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters.get(0usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
     #[inline]
-    fn i1<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters.get(2usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
-    #[inline]
-    fn i5<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
     fn b0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -6959,7 +6699,7 @@ mod p4 {
     }
     #[inline]
     fn b1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -6970,7 +6710,7 @@ mod p4 {
     }
     #[inline]
     fn b2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -6981,16 +6721,16 @@ mod p4 {
     }
     #[inline]
     fn b3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b1(e, pos, v, cand) || b2(e, pos, v, cand)
     }
-    #[inline]
+    #[inline(always)]
     fn b4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -7089,17 +6829,13 @@ mod p5 {
     static AXIS1: [i32; 25] = [
         0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -7110,14 +6846,14 @@ mod p5 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at4(e, v, &pos, m, g);
         } else {
@@ -7125,18 +6861,18 @@ mod p5 {
         }
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -7156,7 +6892,7 @@ mod p5 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -7179,7 +6915,7 @@ mod p5 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -7187,7 +6923,7 @@ mod p5 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s8(e, &pos, &v, ALL, 0).iter() {
+        for c in s8(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -7207,8 +6943,8 @@ mod p5 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -7217,8 +6953,8 @@ mod p5 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -7227,8 +6963,8 @@ mod p5 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -7242,8 +6978,8 @@ mod p5 {
         x & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -7253,8 +6989,8 @@ mod p5 {
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -7274,8 +7010,8 @@ mod p5 {
         reached & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -7285,8 +7021,8 @@ mod p5 {
         if x.is_empty() { x } else { x - s7(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -7295,8 +7031,8 @@ mod p5 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -7306,8 +7042,8 @@ mod p5 {
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -7327,8 +7063,8 @@ mod p5 {
         reached & d
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -7338,35 +7074,20 @@ mod p5 {
         if x.is_empty() { x } else { x - s23(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -7374,8 +7095,8 @@ mod p5 {
         !s8(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -7544,17 +7265,13 @@ mod p6 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -7566,7 +7283,7 @@ mod p6 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -7577,14 +7294,14 @@ mod p6 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<true>(e.zobrist(), usize::from(v[0]), piece);
         at14(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s1(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -7595,13 +7312,13 @@ mod p6 {
         }
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.set_cell::<true>(e.zobrist(), usize::from(v[0]), 0);
         at14(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s1(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -7612,13 +7329,7 @@ mod p6 {
         }
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -7629,13 +7340,7 @@ mod p6 {
         }
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let (from, to) = (usize::from(v[1]), usize::from(v[0]));
         if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
@@ -7651,13 +7356,7 @@ mod p6 {
         at14(e, v, &pos, m, g);
     }
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 0usize;
         let value = i1(e, &pos, &v, 0);
@@ -7666,26 +7365,14 @@ mod p6 {
         at15(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b0(e, &pos, &v, 0) {
             return;
         }
         at16(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at16(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -7705,7 +7392,7 @@ mod p6 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -7777,7 +7464,7 @@ mod p6 {
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -7790,7 +7477,7 @@ mod p6 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b7(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap18(e, v, pos, r);
@@ -7803,7 +7490,7 @@ mod p6 {
     }
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             ap19(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -7819,8 +7506,8 @@ mod p6 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -7829,8 +7516,8 @@ mod p6 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -7839,8 +7526,8 @@ mod p6 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -7851,8 +7538,8 @@ mod p6 {
         one & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -7861,8 +7548,8 @@ mod p6 {
         R2[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -7872,62 +7559,37 @@ mod p6 {
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[0])
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         e.rt_repetitions(pos.hash, &pos.counters)
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         12
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -7936,9 +7598,9 @@ mod p6 {
         let s = s1(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -7947,18 +7609,18 @@ mod p6 {
         let s = s1(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b1(e, pos, v, cand) || b2(e, pos, v, cand)
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -7967,18 +7629,18 @@ mod p6 {
         let s = s1(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b3(e, pos, v, cand) || b4(e, pos, v, cand)
     }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -7987,18 +7649,18 @@ mod p6 {
         let s = s1(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b5(e, pos, v, cand) || b6(e, pos, v, cand)
     }
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -8075,17 +7737,13 @@ mod p7 {
     static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -8104,14 +7762,14 @@ mod p7 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s4(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
@@ -8134,7 +7792,7 @@ mod p7 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -8157,7 +7815,7 @@ mod p7 {
     }
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s7(e, &pos, &v, ALL, 0).iter() {
+        for c in s7(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -8189,8 +7847,8 @@ mod p7 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8199,8 +7857,8 @@ mod p7 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8209,8 +7867,8 @@ mod p7 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8219,8 +7877,8 @@ mod p7 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8346,8 +8004,8 @@ mod p7 {
         out & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8356,9 +8014,9 @@ mod p7 {
         let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8410,26 +8068,16 @@ mod p7 {
         out & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s2(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -8437,8 +8085,8 @@ mod p7 {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -8700,17 +8348,13 @@ mod p8 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s1(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -8721,14 +8365,14 @@ mod p8 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
         at2(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -8748,7 +8392,7 @@ mod p8 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -8767,13 +8411,13 @@ mod p8 {
     }
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s6(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s6(&e.view(), &pos, &v, ALL, 0);
         ap3(e, v, pos, r);
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s7(e, &pos, &v, ALL, 0).iter() {
+        for c in s7(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -8784,8 +8428,8 @@ mod p8 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8794,8 +8438,8 @@ mod p8 {
         S::from_words([0x1ff]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8804,8 +8448,8 @@ mod p8 {
         S::from_words([0x124]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8813,9 +8457,9 @@ mod p8 {
     ) -> S {
         d - pos.occupied
     }
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8823,9 +8467,9 @@ mod p8 {
     ) -> S {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i3(e, pos, v, cand))) & d
     }
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8834,9 +8478,9 @@ mod p8 {
         let x = s4(e, pos, v, d, cand);
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8849,9 +8493,9 @@ mod p8 {
         }
         one & d
     }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -8860,44 +8504,24 @@ mod p8 {
         pos.locals[0] & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         2
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -8905,8 +8529,8 @@ mod p8 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -8916,8 +8540,8 @@ mod p8 {
         !s2(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -11363,17 +10987,13 @@ mod p9 {
         8, 9, 10, 11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 1, 2, 3, 4, 5, 6,
         7, 8, 9, 10, 11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -11392,14 +11012,14 @@ mod p9 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s4(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
@@ -11422,7 +11042,7 @@ mod p9 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -11445,7 +11065,7 @@ mod p9 {
     }
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s7(e, &pos, &v, ALL, 0).iter() {
+        for c in s7(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -11474,7 +11094,7 @@ mod p9 {
     }
     #[inline]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b6(&e.view(), &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -11490,8 +11110,8 @@ mod p9 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         d: S,
@@ -11500,8 +11120,8 @@ mod p9 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         d: S,
@@ -11510,8 +11130,8 @@ mod p9 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         d: S,
@@ -11520,8 +11140,8 @@ mod p9 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         d: S,
@@ -11696,8 +11316,8 @@ mod p9 {
         out & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         d: S,
@@ -11706,9 +11326,9 @@ mod p9 {
         let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         d: S,
@@ -11861,26 +11481,16 @@ mod p9 {
         out & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<4, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s2(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<4, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<4, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -11893,9 +11503,9 @@ mod p9 {
         let s = s2(e, pos, v, ALL, cand);
         PI0[a..b].iter().any(|inst| inst.is_subset(&s))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -11908,18 +11518,18 @@ mod p9 {
         let s = s2(e, pos, v, ALL, cand);
         PI1[a..b].iter().any(|inst| inst.is_subset(&s))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b0(e, pos, v, cand) || b1(e, pos, v, cand)
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -11932,18 +11542,18 @@ mod p9 {
         let s = s2(e, pos, v, ALL, cand);
         PI2[a..b].iter().any(|inst| inst.is_subset(&s))
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -11956,9 +11566,9 @@ mod p9 {
         let s = s2(e, pos, v, ALL, cand);
         PI3[a..b].iter().any(|inst| inst.is_subset(&s))
     }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -11966,8 +11576,8 @@ mod p9 {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -11975,8 +11585,8 @@ mod p9 {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<4, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -12053,17 +11663,13 @@ mod p10 {
     static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -12086,7 +11692,7 @@ mod p10 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -12109,7 +11715,7 @@ mod p10 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap5(e, v, pos, r);
@@ -12125,8 +11731,8 @@ mod p10 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -12135,8 +11741,8 @@ mod p10 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -12144,9 +11750,9 @@ mod p10 {
     ) -> S {
         pos.of_player(e.rt_mover()) & d
     }
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -12154,9 +11760,9 @@ mod p10 {
     ) -> S {
         S::from_words([0x0]) & d
     }
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -12166,9 +11772,9 @@ mod p10 {
         one.insert(usize::from(v[0]));
         one & d
     }
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -12176,9 +11782,9 @@ mod p10 {
     ) -> S {
         s2(e, pos, v, d, cand) | s3(e, pos, v, d, cand)
     }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -12202,53 +11808,38 @@ mod p10 {
         reached & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         3
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i0(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -12282,17 +11873,13 @@ mod p11 {
     static AXIS0: [i32; 6] = [0, 0, 1, 1, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 6] = [0, 1, 0, 1, 0, 1];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s5(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -12303,7 +11890,7 @@ mod p11 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -12314,14 +11901,14 @@ mod p11 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -12341,7 +11928,7 @@ mod p11 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -12366,7 +11953,7 @@ mod p11 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[0]);
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -12376,7 +11963,7 @@ mod p11 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[1]);
-        let value = i27(e, &pos, &v, 0);
+        let value = i27(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -12385,7 +11972,7 @@ mod p11 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b6(&e.view(), &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -12401,8 +11988,8 @@ mod p11 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12411,8 +11998,8 @@ mod p11 {
         S::from_words([0x3f]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12421,8 +12008,8 @@ mod p11 {
         S::from_words([0x15]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12431,8 +12018,8 @@ mod p11 {
         S::from_words([0x2a]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12441,8 +12028,8 @@ mod p11 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12458,8 +12045,8 @@ mod p11 {
         out
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12468,8 +12055,8 @@ mod p11 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12480,8 +12067,8 @@ mod p11 {
         one & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12490,8 +12077,8 @@ mod p11 {
         s7(e, pos, v, d, cand) | s8(e, pos, v, d, cand)
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12501,8 +12088,8 @@ mod p11 {
         if x.is_empty() { x } else { x - s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12518,8 +12105,8 @@ mod p11 {
         out
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         d: S,
@@ -12528,80 +12115,40 @@ mod p11 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 6, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 6, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 6, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 6, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(cand)]
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 6, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 6, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i8<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 6, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 6, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 6, L>, v: &V, cand: u16) -> i32 {
         neg(i8(e, pos, v, cand))
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12609,8 +12156,8 @@ mod p11 {
         int_op(IntOp::Max, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12618,8 +12165,8 @@ mod p11 {
         AXIS1[usize::from(v[0])]
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12627,8 +12174,8 @@ mod p11 {
         int_op(IntOp::Sub, i0(e, pos, v, cand), i12(e, pos, v, cand))
     }
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12636,8 +12183,8 @@ mod p11 {
         neg(i13(e, pos, v, cand))
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12645,8 +12192,8 @@ mod p11 {
         int_op(IntOp::Max, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12654,8 +12201,8 @@ mod p11 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i15(e, pos, v, cand))
     }
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12663,8 +12210,8 @@ mod p11 {
         pos.counters[0usize + usize::from(v[0])]
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12672,8 +12219,8 @@ mod p11 {
         2
     }
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12681,8 +12228,8 @@ mod p11 {
         int_op(IntOp::Min, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
     #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12690,35 +12237,35 @@ mod p11 {
         pos.counters[0usize + usize::from(v[1])]
     }
     #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Max, i18(e, pos, v, cand), i17(e, pos, v, cand))
     }
-    #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         if b5(e, pos, v, cand) { i18(e, pos, v, cand) } else { i3(e, pos, v, cand) }
     }
-    #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         ops::cell_sum(&pos.counters, 0usize, &s12(e, pos, v, ALL, cand))
     }
-    #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12726,8 +12273,8 @@ mod p11 {
         6
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12735,8 +12282,8 @@ mod p11 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12744,8 +12291,8 @@ mod p11 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12753,8 +12300,8 @@ mod p11 {
         compare(CmpOp::Gt, i4(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12762,17 +12309,17 @@ mod p11 {
         compare(CmpOp::Le, i16(e, pos, v, cand), i19(e, pos, v, cand))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Lt, i20(e, pos, v, cand), i23(e, pos, v, cand))
     }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12781,9 +12328,9 @@ mod p11 {
         one.insert(usize::from(v[1]));
         !s12(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 6, L>,
         v: &V,
         cand: u16,
@@ -12860,17 +12407,13 @@ mod p12 {
     static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -12879,21 +12422,21 @@ mod p12 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b0(e, &pos, &v, 0) {
             return;
         }
         at2(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s1(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -12904,7 +12447,7 @@ mod p12 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s5(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
@@ -12927,7 +12470,7 @@ mod p12 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -12955,7 +12498,7 @@ mod p12 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -12997,7 +12540,7 @@ mod p12 {
     }
     #[inline]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -13011,7 +12554,7 @@ mod p12 {
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -13020,7 +12563,7 @@ mod p12 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap24(e, v, pos, r);
@@ -13028,7 +12571,7 @@ mod p12 {
     }
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -13041,7 +12584,7 @@ mod p12 {
     }
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap21(e, v, pos, r);
         } else {
             ap23(e, v, pos, r);
@@ -13062,8 +12605,8 @@ mod p12 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13072,8 +12615,8 @@ mod p12 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13082,8 +12625,8 @@ mod p12 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13094,8 +12637,8 @@ mod p12 {
         one & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13104,8 +12647,8 @@ mod p12 {
         R0[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13115,8 +12658,8 @@ mod p12 {
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13125,8 +12668,8 @@ mod p12 {
         S::from_words([0x660]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13136,8 +12679,8 @@ mod p12 {
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13146,8 +12689,8 @@ mod p12 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13157,8 +12700,8 @@ mod p12 {
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13167,8 +12710,8 @@ mod p12 {
         pos.of_player(0u8) & d
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13178,8 +12721,8 @@ mod p12 {
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13188,8 +12731,8 @@ mod p12 {
         S::from_words([0x6996]) & d
     }
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13199,8 +12742,8 @@ mod p12 {
         if x.is_empty() { x } else { s25(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13209,8 +12752,8 @@ mod p12 {
         pos.of_player(1u8) & d
     }
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13220,8 +12763,8 @@ mod p12 {
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -13231,80 +12774,40 @@ mod p12 {
         if x.is_empty() { x } else { s25(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters.get(0usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         16
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -13312,8 +12815,8 @@ mod p12 {
         i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -13321,8 +12824,8 @@ mod p12 {
         int_op(IntOp::Mul, i4(e, pos, v, cand), i13(e, pos, v, cand))
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -13330,8 +12833,8 @@ mod p12 {
         i32::try_from(s26(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -13339,8 +12842,8 @@ mod p12 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -13348,8 +12851,8 @@ mod p12 {
         i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -13357,8 +12860,8 @@ mod p12 {
         int_op(IntOp::Mul, i4(e, pos, v, cand), i18(e, pos, v, cand))
     }
     #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -13366,8 +12869,8 @@ mod p12 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -13375,44 +12878,44 @@ mod p12 {
         int_op(IntOp::Add, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Gt, i3(e, pos, v, cand), i9(e, pos, v, cand))
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -13489,17 +12992,13 @@ mod p13 {
     static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s10(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -13510,7 +13009,7 @@ mod p13 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -13522,27 +13021,21 @@ mod p13 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s51(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s58(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s79(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
@@ -13565,7 +13058,7 @@ mod p13 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -13594,7 +13087,7 @@ mod p13 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -13634,7 +13127,7 @@ mod p13 {
     }
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -13648,7 +13141,7 @@ mod p13 {
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -13657,7 +13150,7 @@ mod p13 {
     }
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap21(e, v, pos, r);
         } else {
             ap22(e, v, pos, r);
@@ -13673,8 +13166,8 @@ mod p13 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13683,8 +13176,8 @@ mod p13 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13693,8 +13186,8 @@ mod p13 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13703,8 +13196,8 @@ mod p13 {
         S::from_words([0x1000]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13713,8 +13206,8 @@ mod p13 {
         S::from_words([0x1001]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13723,8 +13216,8 @@ mod p13 {
         S::from_words([0x8]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13733,8 +13226,8 @@ mod p13 {
         S::from_words([0x8000]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13743,8 +13236,8 @@ mod p13 {
         S::from_words([0x8008]) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13753,8 +13246,8 @@ mod p13 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13763,8 +13256,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i3(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13773,8 +13266,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i5(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13784,8 +13277,8 @@ mod p13 {
         if x.is_empty() { x } else { s12(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13794,8 +13287,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i9(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13804,8 +13297,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i11(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13815,8 +13308,8 @@ mod p13 {
         if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13825,8 +13318,8 @@ mod p13 {
         s13(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13835,8 +13328,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i17(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13846,8 +13339,8 @@ mod p13 {
         if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13856,8 +13349,8 @@ mod p13 {
         s19(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13866,8 +13359,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i23(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13877,8 +13370,8 @@ mod p13 {
         if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13887,8 +13380,8 @@ mod p13 {
         s24(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13897,8 +13390,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i27(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13908,8 +13401,8 @@ mod p13 {
         if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s34<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13918,8 +13411,8 @@ mod p13 {
         s29(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13928,8 +13421,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i33(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s37<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13939,8 +13432,8 @@ mod p13 {
         if x.is_empty() { x } else { s21(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s39<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13949,8 +13442,8 @@ mod p13 {
         s34(e, pos, v, d, cand) | s37(e, pos, v, d, cand)
     }
     #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s42<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13960,8 +13453,8 @@ mod p13 {
         if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s44<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13970,8 +13463,8 @@ mod p13 {
         s39(e, pos, v, d, cand) | s42(e, pos, v, d, cand)
     }
     #[inline]
-    fn s47<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s47<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13981,8 +13474,8 @@ mod p13 {
         if x.is_empty() { x } else { s12(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s49<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s49<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -13991,8 +13484,8 @@ mod p13 {
         s44(e, pos, v, d, cand) | s47(e, pos, v, d, cand)
     }
     #[inline]
-    fn s51<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s51<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14002,8 +13495,8 @@ mod p13 {
         if x.is_empty() { x } else { x - s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s52<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s52<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14012,8 +13505,8 @@ mod p13 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s53<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s53<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14022,8 +13515,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i50(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s54<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s54<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14032,8 +13525,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i1(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s55<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s55<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14043,8 +13536,8 @@ mod p13 {
         if x.is_empty() { x } else { s54(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s57<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s57<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14053,8 +13546,8 @@ mod p13 {
         d - pos.occupied
     }
     #[inline]
-    fn s58<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s58<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14064,8 +13557,8 @@ mod p13 {
         if x.is_empty() { x } else { s55(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s60<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s60<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14076,8 +13569,8 @@ mod p13 {
         one & d
     }
     #[inline]
-    fn s61<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s61<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14086,8 +13579,8 @@ mod p13 {
         s0(e, pos, v, d, cand) | s60(e, pos, v, d, cand)
     }
     #[inline]
-    fn s62<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s62<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14098,8 +13591,8 @@ mod p13 {
         x & d
     }
     #[inline]
-    fn s63<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s63<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14108,8 +13601,8 @@ mod p13 {
         d & pos.occupied
     }
     #[inline]
-    fn s64<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s64<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14119,8 +13612,8 @@ mod p13 {
         if x.is_empty() { x } else { s62(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s65<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s65<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14134,8 +13627,8 @@ mod p13 {
         one & d
     }
     #[inline]
-    fn s66<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s66<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14144,8 +13637,8 @@ mod p13 {
         S::from_words([0xf0f0]) & d
     }
     #[inline]
-    fn s67<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s67<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14155,8 +13648,8 @@ mod p13 {
         if x.is_empty() { x } else { s66(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s68<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s68<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14165,8 +13658,8 @@ mod p13 {
         S::from_words([0xff00]) & d
     }
     #[inline]
-    fn s69<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s69<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14176,8 +13669,8 @@ mod p13 {
         if x.is_empty() { x } else { s68(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s70<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s70<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14186,8 +13679,8 @@ mod p13 {
         S::from_words([0xaaaa]) & d
     }
     #[inline]
-    fn s71<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s71<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14197,8 +13690,8 @@ mod p13 {
         if x.is_empty() { x } else { s70(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s72<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s72<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14207,8 +13700,8 @@ mod p13 {
         S::from_words([0xcccc]) & d
     }
     #[inline]
-    fn s73<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s73<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14218,8 +13711,8 @@ mod p13 {
         if x.is_empty() { x } else { s72(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s74<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s74<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14228,8 +13721,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i77(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s75<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s75<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14238,8 +13731,8 @@ mod p13 {
         S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i73(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s76<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s76<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14249,8 +13742,8 @@ mod p13 {
         if x.is_empty() { x } else { s75(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s79<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s79<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -14260,71 +13753,36 @@ mod p13 {
         if x.is_empty() { x } else { s76(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i0(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         2
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i1(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i0(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14332,8 +13790,8 @@ mod p13 {
         int_op(IntOp::Add, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14341,8 +13799,8 @@ mod p13 {
         -1
     }
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14350,8 +13808,8 @@ mod p13 {
         int_op(IntOp::Add, i1(e, pos, v, cand), i16(e, pos, v, cand))
     }
     #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14359,8 +13817,8 @@ mod p13 {
         -2
     }
     #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14368,8 +13826,8 @@ mod p13 {
         int_op(IntOp::Add, i1(e, pos, v, cand), i22(e, pos, v, cand))
     }
     #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14377,8 +13835,8 @@ mod p13 {
         int_op(IntOp::Add, i0(e, pos, v, cand), i16(e, pos, v, cand))
     }
     #[inline]
-    fn i33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14386,8 +13844,8 @@ mod p13 {
         int_op(IntOp::Add, i0(e, pos, v, cand), i22(e, pos, v, cand))
     }
     #[inline]
-    fn i48<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i48<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14395,8 +13853,8 @@ mod p13 {
         3
     }
     #[inline]
-    fn i50<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i50<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14404,8 +13862,8 @@ mod p13 {
         int_op(IntOp::Sub, i48(e, pos, v, cand), i0(e, pos, v, cand))
     }
     #[inline]
-    fn i52<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i52<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14413,8 +13871,8 @@ mod p13 {
         0
     }
     #[inline]
-    fn i53<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i53<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14422,8 +13880,8 @@ mod p13 {
         i32::try_from(s67(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i55<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i55<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14431,8 +13889,8 @@ mod p13 {
         int_op(IntOp::Mul, i53(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn i56<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i56<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14440,8 +13898,8 @@ mod p13 {
         int_op(IntOp::Add, i52(e, pos, v, cand), i55(e, pos, v, cand))
     }
     #[inline]
-    fn i57<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i57<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14449,8 +13907,8 @@ mod p13 {
         i32::try_from(s69(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i59<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i59<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14458,8 +13916,8 @@ mod p13 {
         int_op(IntOp::Mul, i57(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i60<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i60<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14467,8 +13925,8 @@ mod p13 {
         int_op(IntOp::Add, i56(e, pos, v, cand), i59(e, pos, v, cand))
     }
     #[inline]
-    fn i62<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i62<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14476,8 +13934,8 @@ mod p13 {
         i32::try_from(s71(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i64<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i64<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14485,8 +13943,8 @@ mod p13 {
         int_op(IntOp::Mul, i62(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn i65<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i65<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14494,8 +13952,8 @@ mod p13 {
         int_op(IntOp::Add, i52(e, pos, v, cand), i64(e, pos, v, cand))
     }
     #[inline]
-    fn i66<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i66<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14503,8 +13961,8 @@ mod p13 {
         i32::try_from(s73(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i68<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i68<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14512,8 +13970,8 @@ mod p13 {
         int_op(IntOp::Mul, i66(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i69<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i69<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14521,8 +13979,8 @@ mod p13 {
         int_op(IntOp::Add, i65(e, pos, v, cand), i68(e, pos, v, cand))
     }
     #[inline]
-    fn i71<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i71<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14530,8 +13988,8 @@ mod p13 {
         int_op(IntOp::Add, i60(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn i73<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i73<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14539,8 +13997,8 @@ mod p13 {
         int_op(IntOp::Add, i69(e, pos, v, cand), i52(e, pos, v, cand))
     }
     #[inline]
-    fn i74<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i74<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14548,8 +14006,8 @@ mod p13 {
         i32::try_from(s65(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i76<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i76<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14557,8 +14015,8 @@ mod p13 {
         -2147483648
     }
     #[inline]
-    fn i77<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i77<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14566,35 +14024,35 @@ mod p13 {
         if b1(e, pos, v, cand) { i71(e, pos, v, cand) } else { i76(e, pos, v, cand) }
     }
     #[inline]
-    fn i78<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i78<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s52(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i81<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i81<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i82<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i82<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         16
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14604,26 +14062,26 @@ mod p13 {
         !s52(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i74(e, pos, v, cand), i2(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         s52(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -14763,17 +14221,13 @@ mod p14 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -14782,7 +14236,7 @@ mod p14 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -14793,14 +14247,14 @@ mod p14 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<true>(e.zobrist(), usize::from(v[0]), piece);
         at9(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s1(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -14811,26 +14265,20 @@ mod p14 {
         }
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.set_cell::<true>(e.zobrist(), usize::from(v[0]), 0);
         at9(e, v, &pos, m, g);
     }
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b0(e, &pos, &v, 0) {
             return;
         }
         at10(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -14850,7 +14298,7 @@ mod p14 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -14897,7 +14345,7 @@ mod p14 {
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b7(&e.view(), &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -14913,8 +14361,8 @@ mod p14 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -14923,8 +14371,8 @@ mod p14 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -14933,35 +14381,25 @@ mod p14 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         e.rt_repetitions(pos.hash, &pos.counters)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -14970,9 +14408,9 @@ mod p14 {
         let s = s1(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -14981,18 +14419,18 @@ mod p14 {
         let s = s1(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b1(e, pos, v, cand) || b2(e, pos, v, cand)
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -15001,18 +14439,18 @@ mod p14 {
         let s = s1(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b3(e, pos, v, cand) || b4(e, pos, v, cand)
     }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -15021,9 +14459,9 @@ mod p14 {
         let s = s1(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -15080,17 +14518,13 @@ mod p15 {
     static AXIS0: [i32; 6] = [0, 0, 1, 1, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 6] = [0, 1, 0, 1, 0, 1];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -15113,7 +14547,7 @@ mod p15 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -15136,7 +14570,7 @@ mod p15 {
     }
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap3(e, v, pos, r);
         } else {
             ap5(e, v, pos, r);
@@ -15145,7 +14579,7 @@ mod p15 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s2(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -15156,8 +14590,8 @@ mod p15 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -15166,8 +14600,8 @@ mod p15 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -15178,8 +14612,8 @@ mod p15 {
         one & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -15188,8 +14622,8 @@ mod p15 {
         R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -15199,26 +14633,16 @@ mod p15 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         0
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -17228,17 +16652,13 @@ mod p16 {
         0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8,
         0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -17261,7 +16681,7 @@ mod p16 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -17284,17 +16704,17 @@ mod p16 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[0] = s9(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s9(&e.view(), &pos, &v, ALL, 0);
         ap4(e, v, pos, r);
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s12(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s12(&e.view(), &pos, &v, ALL, 0);
         ap5(e, v, pos, r);
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b16(e, &pos, &v, 0) {
+        if b16(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -17302,8 +16722,8 @@ mod p16 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i29(e, &pos, &v, 0);
-        for c in s11(e, &pos, &v, ALL, 0).iter() {
+        let value = i29(&e.view(), &pos, &v, 0);
+        for c in s11(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 83usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -17314,8 +16734,8 @@ mod p16 {
     }
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i27(e, &pos, &v, 0);
-        for c in s11(e, &pos, &v, ALL, 0).iter() {
+        let value = i27(&e.view(), &pos, &v, 0);
+        for c in s11(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -17326,12 +16746,12 @@ mod p16 {
     }
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[2] = s20(e, &pos, &v, ALL, 0);
+        pos.locals[2] = s20(&e.view(), &pos, &v, ALL, 0);
         ap9(e, v, pos, r);
     }
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b25(e, &pos, &v, 0) {
+        if b25(&e.view(), &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap14(e, v, pos, r);
@@ -17344,7 +16764,7 @@ mod p16 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b26(e, &pos, &v, 0) {
+        if b26(&e.view(), &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap14(e, v, pos, r);
@@ -17352,8 +16772,8 @@ mod p16 {
     }
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i27(e, &pos, &v, 0);
-        for c in s11(e, &pos, &v, ALL, 0).iter() {
+        let value = i27(&e.view(), &pos, &v, 0);
+        for c in s11(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -17365,7 +16785,7 @@ mod p16 {
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i38(e, &pos, &v, 0);
+        let value = i38(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -17375,7 +16795,7 @@ mod p16 {
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i41(e, &pos, &v, 0);
+        let value = i41(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -17384,7 +16804,7 @@ mod p16 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b32(e, &pos, &v, 0) {
+        if b32(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -17393,7 +16813,7 @@ mod p16 {
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i54(e, &pos, &v, 0);
+        let value = i54(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -17403,7 +16823,7 @@ mod p16 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i54(e, &pos, &v, 0);
+        let value = i54(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -17415,8 +16835,8 @@ mod p16 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17425,8 +16845,8 @@ mod p16 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17435,8 +16855,8 @@ mod p16 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i14(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17446,8 +16866,8 @@ mod p16 {
         if x.is_empty() { x } else { s0(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17459,8 +16879,8 @@ mod p16 {
         e.program().board.rows_where(0, within, keep)
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17472,8 +16892,8 @@ mod p16 {
         e.program().board.rows_where(1, within, keep)
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17482,8 +16902,8 @@ mod p16 {
         s2(e, pos, v, d, cand) | s4(e, pos, v, d, cand)
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17499,8 +16919,8 @@ mod p16 {
         out
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17508,9 +16928,9 @@ mod p16 {
     ) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffff]) & d
     }
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17521,9 +16941,9 @@ mod p16 {
         let keep = |c: usize| compare(CmpOp::Eq, i6(e, pos, v, c as u16), value);
         e.program().board.rows_where(0, within, keep)
     }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17534,9 +16954,9 @@ mod p16 {
         let keep = |c: usize| compare(CmpOp::Eq, i10(e, pos, v, c as u16), value);
         e.program().board.rows_where(1, within, keep)
     }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17545,8 +16965,8 @@ mod p16 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17554,9 +16974,9 @@ mod p16 {
     ) -> S {
         pos.locals[0] & d
     }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17566,8 +16986,8 @@ mod p16 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17575,9 +16995,9 @@ mod p16 {
     ) -> S {
         pos.locals[1] & d
     }
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17593,8 +17013,8 @@ mod p16 {
         out
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17603,8 +17023,8 @@ mod p16 {
         pos.locals[2] & d
     }
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17614,8 +17034,8 @@ mod p16 {
         if x.is_empty() { x } else { s0(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17627,8 +17047,8 @@ mod p16 {
         e.program().board.rows_where(0, within, keep)
     }
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17640,8 +17060,8 @@ mod p16 {
         e.program().board.rows_where(1, within, keep)
     }
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         d: S,
@@ -17657,8 +17077,8 @@ mod p16 {
         out
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17666,8 +17086,8 @@ mod p16 {
         pos.counters[2usize + usize::from(cand)]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17675,8 +17095,8 @@ mod p16 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17684,8 +17104,8 @@ mod p16 {
         pos.counters[0]
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17693,8 +17113,8 @@ mod p16 {
         AXIS0[usize::from(cand)]
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17702,8 +17122,8 @@ mod p16 {
         3
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17711,8 +17131,8 @@ mod p16 {
         int_op(IntOp::Div, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17720,8 +17140,8 @@ mod p16 {
         AXIS1[usize::from(cand)]
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17729,8 +17149,8 @@ mod p16 {
         int_op(IntOp::Div, i8(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17738,8 +17158,8 @@ mod p16 {
         pos.counters[1]
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17747,8 +17167,8 @@ mod p16 {
         2147483647
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17756,8 +17176,8 @@ mod p16 {
         -2147483648
     }
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17765,8 +17185,8 @@ mod p16 {
         if b1(e, pos, v, cand) { i12(e, pos, v, cand) } else { i13(e, pos, v, cand) }
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17774,8 +17194,8 @@ mod p16 {
         AXIS0[usize::from(v[0])]
     }
     #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17783,8 +17203,8 @@ mod p16 {
         int_op(IntOp::Div, i18(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17792,8 +17212,8 @@ mod p16 {
         AXIS1[usize::from(v[0])]
     }
     #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17801,44 +17221,44 @@ mod p16 {
         int_op(IntOp::Div, i24(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         2
     }
-    #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         if b17(e, pos, v, cand) { i27(e, pos, v, cand) } else { i28(e, pos, v, cand) }
     }
-    #[inline]
-    fn i31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[83usize + usize::from(cand)]
     }
-    #[inline]
-    fn i32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17846,26 +17266,26 @@ mod p16 {
         pos.counters[83usize + usize::from(v[0])]
     }
     #[inline]
-    fn i33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i38<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Rem, i18(e, pos, v, cand), i5(e, pos, v, cand))
     }
-    #[inline]
-    fn i41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i41<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17873,8 +17293,8 @@ mod p16 {
         int_op(IntOp::Rem, i24(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn i52<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i52<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17882,8 +17302,8 @@ mod p16 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i54<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i54<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17891,8 +17311,8 @@ mod p16 {
         -1
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17900,8 +17320,8 @@ mod p16 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17909,8 +17329,8 @@ mod p16 {
         compare(CmpOp::Lt, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17918,8 +17338,8 @@ mod p16 {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17927,8 +17347,8 @@ mod p16 {
         compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17936,8 +17356,8 @@ mod p16 {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17945,8 +17365,8 @@ mod p16 {
         b1(e, pos, v, cand) || b4(e, pos, v, cand)
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17954,8 +17374,8 @@ mod p16 {
         b0(e, pos, v, cand) && b5(e, pos, v, cand)
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17963,8 +17383,8 @@ mod p16 {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i20(e, pos, v, cand))
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17972,17 +17392,17 @@ mod p16 {
         compare(CmpOp::Eq, i10(e, pos, v, cand), i26(e, pos, v, cand))
     }
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
-    #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -17991,9 +17411,9 @@ mod p16 {
         let s = s13(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -18002,18 +17422,18 @@ mod p16 {
         let s = s13(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b10(e, pos, v, cand) || b11(e, pos, v, cand)
     }
-    #[inline]
-    fn b13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -18022,18 +17442,18 @@ mod p16 {
         let s = s13(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b12(e, pos, v, cand) || b13(e, pos, v, cand)
     }
-    #[inline]
-    fn b15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -18042,36 +17462,36 @@ mod p16 {
         let s = s13(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b14(e, pos, v, cand) || b15(e, pos, v, cand)
     }
-    #[inline]
-    fn b17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 0u8) == true
     }
-    #[inline]
-    fn b18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i31(e, pos, v, cand), i32(e, pos, v, cand))
     }
-    #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -18080,9 +17500,9 @@ mod p16 {
         let s = s21(e, pos, v, ALL, cand);
         PW4.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -18091,18 +17511,18 @@ mod p16 {
         let s = s21(e, pos, v, ALL, cand);
         PW5.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b19(e, pos, v, cand) || b20(e, pos, v, cand)
     }
-    #[inline]
-    fn b22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -18111,18 +17531,18 @@ mod p16 {
         let s = s21(e, pos, v, ALL, cand);
         PW6.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b21(e, pos, v, cand) || b22(e, pos, v, cand)
     }
-    #[inline]
-    fn b24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -18131,18 +17551,18 @@ mod p16 {
         let s = s21(e, pos, v, ALL, cand);
         PW7.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b23(e, pos, v, cand) || b24(e, pos, v, cand)
     }
-    #[inline]
-    fn b26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -18150,17 +17570,17 @@ mod p16 {
         s27(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b4(e, pos, v, cand) && b0(e, pos, v, cand)
     }
-    #[inline]
-    fn b32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 0, 164, L>,
         v: &V,
         cand: u16,
@@ -18339,17 +17759,13 @@ mod p17 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s5(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -18360,7 +17776,7 @@ mod p17 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -18369,14 +17785,14 @@ mod p17 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -18387,19 +17803,13 @@ mod p17 {
         }
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.set_cell::<false>(e.zobrist(), usize::from(v[2]), 0);
         at11(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s27(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<3>(m, c as u8);
@@ -18422,7 +17832,7 @@ mod p17 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -18490,7 +17900,7 @@ mod p17 {
     }
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
             ap17(e, v, pos, r);
@@ -18504,7 +17914,7 @@ mod p17 {
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -18513,7 +17923,7 @@ mod p17 {
     }
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap19(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -18529,8 +17939,8 @@ mod p17 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18539,8 +17949,8 @@ mod p17 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18549,8 +17959,8 @@ mod p17 {
         S::from_words([0x20]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18559,8 +17969,8 @@ mod p17 {
         S::from_words([0x80]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18569,8 +17979,8 @@ mod p17 {
         S::from_words([0xa0]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18579,8 +17989,8 @@ mod p17 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18591,8 +18001,8 @@ mod p17 {
         one & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18601,8 +18011,8 @@ mod p17 {
         s0(e, pos, v, d, cand) | s7(e, pos, v, d, cand)
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18616,8 +18026,8 @@ mod p17 {
         x & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18626,8 +18036,8 @@ mod p17 {
         d - pos.occupied
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18637,8 +18047,8 @@ mod p17 {
         if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18647,8 +18057,8 @@ mod p17 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18658,8 +18068,8 @@ mod p17 {
         if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18670,8 +18080,8 @@ mod p17 {
         one & d
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18680,8 +18090,8 @@ mod p17 {
         s0(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
     }
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18691,8 +18101,8 @@ mod p17 {
         if x.is_empty() { x } else { x - s25(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18701,9 +18111,9 @@ mod p17 {
         let x = s26(e, pos, v, d, cand);
         if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         d: S,
@@ -18711,36 +18121,21 @@ mod p17 {
     ) -> S {
         S::from_words([0x145]) & d
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 1, L>, v: &V, cand: u16) -> i32 {
         12
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -18749,9 +18144,9 @@ mod p17 {
         one.insert(usize::from(v[3]));
         !s28(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 1, L>,
         v: &V,
         cand: u16,
@@ -18920,17 +18315,13 @@ mod p18 {
     static AXIS0: [i32; 8] = [0, 0, 0, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 8] = [0, 1, 2, 0, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -18941,7 +18332,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
@@ -18964,7 +18355,7 @@ mod p18 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -18984,7 +18375,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap7(e, v, pos, r);
@@ -19034,8 +18425,8 @@ mod p18 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -19044,8 +18435,8 @@ mod p18 {
         S::from_words([0xff]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -19054,8 +18445,8 @@ mod p18 {
         S::from_words([0x80]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -19064,8 +18455,8 @@ mod p18 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -19076,8 +18467,8 @@ mod p18 {
         one & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -19086,8 +18477,8 @@ mod p18 {
         R4[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -19096,9 +18487,9 @@ mod p18 {
         let x = s4(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s2(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -19107,44 +18498,24 @@ mod p18 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         2
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -19152,8 +18523,8 @@ mod p18 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -19161,8 +18532,8 @@ mod p18 {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -19170,17 +18541,17 @@ mod p18 {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         false
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -19216,24 +18587,20 @@ mod p19 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b0(e, &pos, &v, 0) {
             return;
         }
         at1(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -19244,14 +18611,14 @@ mod p19 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at5(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at6(e, v, &pos, m, g);
         } else {
@@ -19259,7 +18626,7 @@ mod p19 {
         }
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s4(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -19270,26 +18637,20 @@ mod p19 {
         }
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
         at8(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if pos.owner(usize::from(v[1])) > 1 {
             return;
         }
         at10(e, v, &pos, m, g);
     }
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -19309,7 +18670,7 @@ mod p19 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -19337,7 +18698,7 @@ mod p19 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -19346,7 +18707,7 @@ mod p19 {
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap10(e, v, pos, r);
@@ -19370,7 +18731,7 @@ mod p19 {
             return;
         }
         let slot = 0usize + usize::from(pos.owner(usize::from(v[1])));
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -19382,8 +18743,8 @@ mod p19 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -19392,8 +18753,8 @@ mod p19 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -19402,8 +18763,8 @@ mod p19 {
         d & pos.occupied
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -19412,8 +18773,8 @@ mod p19 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -19423,53 +18784,28 @@ mod p19 {
         if x.is_empty() { x } else { x - s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters.get(0usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -19477,8 +18813,8 @@ mod p19 {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -19821,17 +19157,13 @@ mod p20 {
     static AXIS1: [i32; 25] = [
         0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
@@ -19839,7 +19171,7 @@ mod p20 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..3u16 {
             if let Some(m) = g.extend_at::<0>(m, k as u8) {
@@ -19849,11 +19181,11 @@ mod p20 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -19864,7 +19196,7 @@ mod p20 {
         }
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s3(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -19873,7 +19205,7 @@ mod p20 {
         at8(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[4];
         for i in 0..4usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -19887,13 +19219,7 @@ mod p20 {
         }
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
         let value = i2(e, &pos, &v, 0);
@@ -19902,24 +19228,12 @@ mod p20 {
         at11(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[3] = 0;
         at12(e, v, &pos, m, g);
     }
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -19935,13 +19249,7 @@ mod p20 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at14(e, v, &pos, m, g);
         } else {
@@ -19949,13 +19257,7 @@ mod p20 {
         }
     }
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b5(e, &pos, &v, 0) {
             at15(e, v, &pos, m, g);
         } else {
@@ -19963,13 +19265,7 @@ mod p20 {
         }
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].opposite.get(usize::from(i)).copied().unwrap_or(255)
@@ -19981,13 +19277,7 @@ mod p20 {
         at21(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at17(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at18(e, v, &pos, m, g);
         } else {
@@ -19995,13 +19285,7 @@ mod p20 {
         }
     }
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at18(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[2]).unwrap_or(255);
             e.program()
@@ -20018,13 +19302,7 @@ mod p20 {
         at21(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at20(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[2]).unwrap_or(255);
             e.program()
@@ -20041,13 +19319,7 @@ mod p20 {
         at21(e, v, &pos, m, g);
     }
     #[inline]
-    fn at21<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at21(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -20056,13 +19328,7 @@ mod p20 {
         at22(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at22(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
         let value = i3(e, &pos, &v, 0);
@@ -20071,13 +19337,7 @@ mod p20 {
         at12(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at25<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at25(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -20097,7 +19357,7 @@ mod p20 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -20107,7 +19367,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -20123,7 +19383,7 @@ mod p20 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -20142,7 +19402,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s3(e, &pos, &v, ALL, 0);
+        let s = s3(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -20157,7 +19417,7 @@ mod p20 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -20171,7 +19431,7 @@ mod p20 {
     }
     #[inline]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b1(e, &pos, &v, 0) {
+        if !b1(&e.view(), &pos, &v, 0) {
             ap25(e, v, pos, r);
             return;
         }
@@ -20183,7 +19443,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -20191,7 +19451,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
             ap17(e, v, pos, r);
@@ -20211,7 +19471,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -20253,7 +19513,7 @@ mod p20 {
     }
     #[inline]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s5(e, &pos, &v, ALL, 0);
+        let s = s5(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -20263,7 +19523,7 @@ mod p20 {
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -20288,7 +19548,7 @@ mod p20 {
     #[inline(always)]
     fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -20297,7 +19557,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b13(&e.view(), &pos, &v, 0) {
             ap29(e, v, pos, r);
         } else {
             ap30(e, v, pos, r);
@@ -20310,7 +19570,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b20(e, &pos, &v, 0) {
+        if b20(&e.view(), &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
             ap32(e, v, pos, r);
@@ -20326,8 +19586,8 @@ mod p20 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -20336,8 +19596,8 @@ mod p20 {
         pos.of_player(0u8) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -20346,8 +19606,8 @@ mod p20 {
         pos.of_player(1u8) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -20356,8 +19616,8 @@ mod p20 {
         s0(e, pos, v, d, cand) | s1(e, pos, v, d, cand)
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -20368,8 +19628,8 @@ mod p20 {
         one & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -20380,8 +19640,8 @@ mod p20 {
         rel.step_along(dir, s3(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -20400,8 +19660,8 @@ mod p20 {
         rel.step_along(dir, s3(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -20420,71 +19680,36 @@ mod p20 {
         rel.step_along(dir, s3(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s5(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20492,8 +19717,8 @@ mod p20 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20501,8 +19726,8 @@ mod p20 {
         AXIS1[usize::from(v[0])]
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20510,8 +19735,8 @@ mod p20 {
         4
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20519,8 +19744,8 @@ mod p20 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20528,8 +19753,8 @@ mod p20 {
         compare(CmpOp::Gt, i5(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20537,8 +19762,8 @@ mod p20 {
         s5(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20546,8 +19771,8 @@ mod p20 {
         s7(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20555,8 +19780,8 @@ mod p20 {
         s9(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20564,8 +19789,8 @@ mod p20 {
         b3(e, pos, v, cand) && b4(e, pos, v, cand)
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20573,17 +19798,17 @@ mod p20 {
         (e.rt_mover() == 0u8) == true
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
-    #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20591,8 +19816,8 @@ mod p20 {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
     #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20600,53 +19825,53 @@ mod p20 {
         (e.rt_mover() == 1u8) == true
     }
     #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i17(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b10(e, pos, v, cand) && b11(e, pos, v, cand)
     }
-    #[inline]
-    fn b13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b9(e, pos, v, cand) || b12(e, pos, v, cand)
     }
-    #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b7(e, pos, v, cand) && b11(e, pos, v, cand)
     }
-    #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b10(e, pos, v, cand) && b8(e, pos, v, cand)
     }
-    #[inline]
-    fn b20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20654,8 +19879,8 @@ mod p20 {
         b16(e, pos, v, cand) || b19(e, pos, v, cand)
     }
     #[inline]
-    fn b21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20988,17 +20213,13 @@ mod p21 {
     static AXIS1: [i32; 24] = [
         0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -21017,7 +20238,7 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -21026,7 +20247,7 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -21037,7 +20258,7 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -21048,7 +20269,7 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at6(e, v, &pos, m, g);
         } else {
@@ -21056,7 +20277,7 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at7(e, v, &pos, m, g);
         } else {
@@ -21064,17 +20285,11 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at13(e, v, &pos, m, g);
         } else {
@@ -21082,59 +20297,29 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at18(e, v, &pos, m, g);
     }
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at18(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at24<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at24(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b17(e, &pos, &v, 0) {
             return;
         }
         at25(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at25<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at25(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s28(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -21145,13 +20330,7 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at26(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
             at27(e, v, &pos, m, g);
         } else {
@@ -21159,13 +20338,7 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at27<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at27(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b26(e, &pos, &v, 0) {
             at28(e, v, &pos, m, g);
         } else {
@@ -21173,23 +20346,11 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at28(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at30(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b27(e, &pos, &v, 0) {
             at31(e, v, &pos, m, g);
         } else {
@@ -21197,36 +20358,18 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at31<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at31(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at33<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at33(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at42(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at35(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b11(e, &pos, &v, 0) {
             at36(e, v, &pos, m, g);
         } else {
@@ -21234,13 +20377,7 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at36(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b30(e, &pos, &v, 0) {
             at37(e, v, &pos, m, g);
         } else {
@@ -21248,59 +20385,29 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at37<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at37(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at39(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at42(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at41<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at41(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at42(e, v, &pos, m, g);
     }
     #[inline]
-    fn at42<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at42(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at48<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at48(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -21320,7 +20427,7 @@ mod p21 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -21356,7 +20463,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap18(e, v, pos, r);
@@ -21364,7 +20471,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -21372,7 +20479,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap8(e, v, pos, r);
         } else {
             ap10(e, v, pos, r);
@@ -21381,7 +20488,7 @@ mod p21 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u16);
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21391,7 +20498,7 @@ mod p21 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(18u16);
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21400,7 +20507,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -21409,7 +20516,7 @@ mod p21 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(5u16);
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21439,7 +20546,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -21448,7 +20555,7 @@ mod p21 {
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21457,7 +20564,7 @@ mod p21 {
     }
     #[inline]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b15(e, &pos, &v, 0) {
+        if b15(&e.view(), &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
             ap48(e, v, pos, r);
@@ -21479,7 +20586,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             ap27(e, v, pos, r);
         } else {
             ap35(e, v, pos, r);
@@ -21487,7 +20594,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b26(e, &pos, &v, 0) {
+        if b26(&e.view(), &pos, &v, 0) {
             ap28(e, v, pos, r);
         } else {
             ap30(e, v, pos, r);
@@ -21496,7 +20603,7 @@ mod p21 {
     #[inline(always)]
     fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(6u16);
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21505,7 +20612,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b27(e, &pos, &v, 0) {
+        if b27(&e.view(), &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
             ap33(e, v, pos, r);
@@ -21514,7 +20621,7 @@ mod p21 {
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(12u16);
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21527,7 +20634,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b11(&e.view(), &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
             ap41(e, v, pos, r);
@@ -21535,7 +20642,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b30(e, &pos, &v, 0) {
+        if b30(&e.view(), &pos, &v, 0) {
             ap37(e, v, pos, r);
         } else {
             ap39(e, v, pos, r);
@@ -21544,7 +20651,7 @@ mod p21 {
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(23u16);
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21569,7 +20676,7 @@ mod p21 {
     }
     #[inline]
     fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
             ap54(e, v, pos, r);
@@ -21578,7 +20685,7 @@ mod p21 {
     #[inline(always)]
     fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(6u16);
-        let value = i26(e, &pos, &v, 0);
+        let value = i26(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21588,7 +20695,7 @@ mod p21 {
     #[inline(always)]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u16);
-        let value = i14(e, &pos, &v, 0);
+        let value = i14(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21598,7 +20705,7 @@ mod p21 {
     #[inline(always)]
     fn ap51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(12u16);
-        let value = i28(e, &pos, &v, 0);
+        let value = i28(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21608,7 +20715,7 @@ mod p21 {
     #[inline(always)]
     fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(18u16);
-        let value = i14(e, &pos, &v, 0);
+        let value = i14(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21617,7 +20724,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b11(&e.view(), &pos, &v, 0) {
             ap55(e, v, pos, r);
         } else {
             ap60(e, v, pos, r);
@@ -21626,7 +20733,7 @@ mod p21 {
     #[inline(always)]
     fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(23u16);
-        let value = i30(e, &pos, &v, 0);
+        let value = i30(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21636,7 +20743,7 @@ mod p21 {
     #[inline(always)]
     fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(17u16);
-        let value = i31(e, &pos, &v, 0);
+        let value = i31(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21646,7 +20753,7 @@ mod p21 {
     #[inline(always)]
     fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(11u16);
-        let value = i32(e, &pos, &v, 0);
+        let value = i32(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21656,7 +20763,7 @@ mod p21 {
     #[inline(always)]
     fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(5u16);
-        let value = i14(e, &pos, &v, 0);
+        let value = i14(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21666,7 +20773,7 @@ mod p21 {
     #[inline]
     fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 25usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21675,7 +20782,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b35(e, &pos, &v, 0) {
+        if b35(&e.view(), &pos, &v, 0) {
             ap62(e, v, pos, r);
         } else {
             ap63(e, v, pos, r);
@@ -21691,8 +20798,8 @@ mod p21 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21701,8 +20808,8 @@ mod p21 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21711,8 +20818,8 @@ mod p21 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21721,8 +20828,8 @@ mod p21 {
         S::from_words([0x80000]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21731,8 +20838,8 @@ mod p21 {
         S::from_words([0x80002]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21741,8 +20848,8 @@ mod p21 {
         S::from_words([0x10]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21751,8 +20858,8 @@ mod p21 {
         S::from_words([0x400000]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21761,8 +20868,8 @@ mod p21 {
         S::from_words([0x400010]) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21771,8 +20878,8 @@ mod p21 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21781,8 +20888,8 @@ mod p21 {
         S::from_words([0x79e79e]) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21792,8 +20899,8 @@ mod p21 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21804,8 +20911,8 @@ mod p21 {
         one & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21814,8 +20921,8 @@ mod p21 {
         s0(e, pos, v, d, cand) | s14(e, pos, v, d, cand)
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21829,8 +20936,8 @@ mod p21 {
         x & d
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21840,8 +20947,8 @@ mod p21 {
         if x.is_empty() { x } else { x - s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21851,8 +20958,8 @@ mod p21 {
         if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21860,9 +20967,9 @@ mod p21 {
     ) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
-    #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21870,9 +20977,9 @@ mod p21 {
     ) -> S {
         S::from_words([0xfff]) & d
     }
-    #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21883,8 +20990,8 @@ mod p21 {
         e.program().board.rows_where(1, within, keep)
     }
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21895,8 +21002,8 @@ mod p21 {
         e.program().board.rows_where(1, within, keep)
     }
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21905,8 +21012,8 @@ mod p21 {
         d & pos.occupied
     }
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21916,8 +21023,8 @@ mod p21 {
         if x.is_empty() { x } else { x - s27(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21928,8 +21035,8 @@ mod p21 {
         one & d
     }
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21938,8 +21045,8 @@ mod p21 {
         s0(e, pos, v, d, cand) | s30(e, pos, v, d, cand)
     }
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21948,8 +21055,8 @@ mod p21 {
         S::from_words([0xffffff]) & d
     }
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s34<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         d: S,
@@ -21958,17 +21065,17 @@ mod p21 {
         S::from_words([0x861861]) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -21976,8 +21083,8 @@ mod p21 {
         i32::from(v[1])
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -21985,8 +21092,8 @@ mod p21 {
         AXIS1[usize::from(cand)]
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -21994,8 +21101,8 @@ mod p21 {
         4
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22003,8 +21110,8 @@ mod p21 {
         pos.counters[1usize + usize::from(6u16)]
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22012,8 +21119,8 @@ mod p21 {
         pos.counters[1usize + usize::from(12u16)]
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22021,8 +21128,8 @@ mod p21 {
         int_op(IntOp::Add, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22030,8 +21137,8 @@ mod p21 {
         pos.counters[1usize + usize::from(23u16)]
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22039,71 +21146,71 @@ mod p21 {
         if b8(e, pos, v, cand) { i9(e, pos, v, cand) } else { i10(e, pos, v, cand) }
     }
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         0
     }
-    #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(0u16)]
     }
-    #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(18u16)]
     }
-    #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(17u16)]
     }
-    #[inline]
-    fn i31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(11u16)]
     }
-    #[inline]
-    fn i32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(5u16)]
     }
-    #[inline]
-    fn i35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[25]
     }
-    #[inline]
-    fn i36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i36<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22111,8 +21218,8 @@ mod p21 {
         30
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22122,17 +21229,17 @@ mod p21 {
         !s21(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         ((1 - e.rt_mover()) == 0u8) == true
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22142,8 +21249,8 @@ mod p21 {
         !s22(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22151,26 +21258,26 @@ mod p21 {
         ((1 - e.rt_mover()) == 1u8) == true
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         false
     }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (u16::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
     }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22178,8 +21285,8 @@ mod p21 {
         (v[1] == u16::try_from(pos.counters[0]).unwrap_or(0)) == true
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22187,17 +21294,17 @@ mod p21 {
         compare(CmpOp::Eq, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 0u8) == true
     }
-    #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22205,8 +21312,8 @@ mod p21 {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
     #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22214,35 +21321,35 @@ mod p21 {
         compare(CmpOp::Eq, i3(e, pos, v, cand), i0(e, pos, v, cand))
     }
     #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 1u8) == true
     }
-    #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b10(e, pos, v, cand) && b11(e, pos, v, cand)
     }
-    #[inline]
-    fn b13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b9(e, pos, v, cand) || b12(e, pos, v, cand)
     }
-    #[inline]
-    fn b14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22251,9 +21358,9 @@ mod p21 {
         one.insert(usize::from(v[1]));
         !s24(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22261,8 +21368,8 @@ mod p21 {
         b6(e, pos, v, cand) && b14(e, pos, v, cand)
     }
     #[inline]
-    fn b17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22270,8 +21377,8 @@ mod p21 {
         compare(CmpOp::Gt, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
-    fn b20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22279,8 +21386,8 @@ mod p21 {
         b10(e, pos, v, cand) && b8(e, pos, v, cand)
     }
     #[inline]
-    fn b23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22288,8 +21395,8 @@ mod p21 {
         b7(e, pos, v, cand) && b11(e, pos, v, cand)
     }
     #[inline]
-    fn b24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22297,8 +21404,8 @@ mod p21 {
         b20(e, pos, v, cand) || b23(e, pos, v, cand)
     }
     #[inline]
-    fn b26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22306,8 +21413,8 @@ mod p21 {
         compare(CmpOp::Gt, i7(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
-    fn b27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22315,17 +21422,17 @@ mod p21 {
         compare(CmpOp::Gt, i8(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
-    fn b30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Gt, i10(e, pos, v, cand), i14(e, pos, v, cand))
     }
-    #[inline]
-    fn b35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 26, L>,
         v: &V,
         cand: u16,
@@ -22359,31 +21466,27 @@ mod p22 {
     static AXIS0: [i32; 4] = [0, 1, 2, 3];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 4] = [0, 0, 0, 0];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at1(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b9(e, &pos, &v, 0) {
             return;
         }
         at2(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -22406,7 +21509,7 @@ mod p22 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -22438,7 +21541,7 @@ mod p22 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i19(e, &pos, &v, 0);
+        let value = i19(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -22448,7 +21551,7 @@ mod p22 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i22(e, &pos, &v, 0);
+        let value = i22(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -22458,7 +21561,7 @@ mod p22 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i23(e, &pos, &v, 0);
+        let value = i23(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -22470,8 +21573,8 @@ mod p22 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -22480,53 +21583,28 @@ mod p22 {
         d - pos.occupied
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         neg(i2(e, pos, v, cand))
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22534,8 +21612,8 @@ mod p22 {
         int_op(IntOp::Max, i2(e, pos, v, cand), i7(e, pos, v, cand))
     }
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22543,8 +21621,8 @@ mod p22 {
         -1
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22552,35 +21630,35 @@ mod p22 {
         int_op(IntOp::Div, i2(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         2
     }
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Mul, i0(e, pos, v, cand), i18(e, pos, v, cand))
     }
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Mul, i2(e, pos, v, cand), i18(e, pos, v, cand))
     }
-    #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22588,8 +21666,8 @@ mod p22 {
         1000000000
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22597,8 +21675,8 @@ mod p22 {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22606,8 +21684,8 @@ mod p22 {
         compare(CmpOp::Lt, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22615,8 +21693,8 @@ mod p22 {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22624,8 +21702,8 @@ mod p22 {
         compare(CmpOp::Gt, i4(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22633,8 +21711,8 @@ mod p22 {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22642,8 +21720,8 @@ mod p22 {
         compare(CmpOp::Gt, i7(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22651,8 +21729,8 @@ mod p22 {
         compare(CmpOp::Gt, i11(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22660,8 +21738,8 @@ mod p22 {
         b5(e, pos, v, cand) && b6(e, pos, v, cand)
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22669,8 +21747,8 @@ mod p22 {
         compare(CmpOp::Gt, i15(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -22790,17 +21868,13 @@ mod p23 {
     static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -22811,14 +21885,14 @@ mod p23 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
         at2(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -22838,7 +21912,7 @@ mod p23 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -22865,7 +21939,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -22881,8 +21955,8 @@ mod p23 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -22891,8 +21965,8 @@ mod p23 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -22903,8 +21977,8 @@ mod p23 {
         one & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -22913,8 +21987,8 @@ mod p23 {
         R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -22923,8 +21997,8 @@ mod p23 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -22934,8 +22008,8 @@ mod p23 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -22944,8 +22018,8 @@ mod p23 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -22955,8 +22029,8 @@ mod p23 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -22965,8 +22039,8 @@ mod p23 {
         R1[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -22976,44 +22050,24 @@ mod p23 {
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -23021,35 +22075,35 @@ mod p23 {
         !s4(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         !b0(e, pos, v, cand)
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         !s8(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         !s12(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -23557,17 +22611,13 @@ mod p24 {
         -1,
         0,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s14(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -23578,7 +22628,7 @@ mod p24 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
         for i in 0..6usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -23592,59 +22642,53 @@ mod p24 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[0] = s16(e, &pos, &v, ALL, 0);
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[1] = s18(e, &pos, &v, ALL, 0);
         at5(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.locals[2] = s30(e, &pos, &v, ALL, 0);
         at6(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b2(e, &pos, &v, 0) {
             return;
         }
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b3(e, &pos, &v, 0) {
             return;
         }
         at8(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b6(e, &pos, &v, 0) {
             return;
         }
         at10(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -23664,7 +22708,7 @@ mod p24 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -23692,12 +22736,12 @@ mod p24 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[1] = s18(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s18(&e.view(), &pos, &v, ALL, 0);
         ap5(e, v, pos, r);
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        pos.locals[2] = s30(e, &pos, &v, ALL, 0);
+        pos.locals[2] = s30(&e.view(), &pos, &v, ALL, 0);
         ap6(e, v, pos, r);
     }
     #[inline(always)]
@@ -23721,7 +22765,7 @@ mod p24 {
     }
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b7(&e.view(), &pos, &v, 0) {
             ap12(e, v, pos, r);
         } else {
             ap14(e, v, pos, r);
@@ -23730,7 +22774,7 @@ mod p24 {
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s31(e, &pos, &v, ALL, 0).iter() {
+        for c in s31(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -23739,7 +22783,7 @@ mod p24 {
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s43(e, &pos, &v, ALL, 0).iter() {
+        for c in s43(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -23747,7 +22791,7 @@ mod p24 {
     }
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap18(e, v, pos, r);
@@ -23756,7 +22800,7 @@ mod p24 {
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, (1 - e.rt_mover()));
-        for c in s31(e, &pos, &v, ALL, 0).iter() {
+        for c in s31(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -23765,7 +22809,7 @@ mod p24 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
-        let value = i4(e, &pos, &v, 0);
+        let value = i4(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -23774,7 +22818,7 @@ mod p24 {
     }
     #[inline]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b9(e, &pos, &v, 0) {
+        if b9(&e.view(), &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -23790,8 +22834,8 @@ mod p24 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23800,8 +22844,8 @@ mod p24 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23810,8 +22854,8 @@ mod p24 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23820,8 +22864,8 @@ mod p24 {
         S::from_words([0x8]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23830,8 +22874,8 @@ mod p24 {
         S::from_words([0x9]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23840,8 +22884,8 @@ mod p24 {
         S::from_words([0x80]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23850,8 +22894,8 @@ mod p24 {
         S::from_words([0x89]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23860,8 +22904,8 @@ mod p24 {
         S::from_words([0x40000]) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23870,8 +22914,8 @@ mod p24 {
         S::from_words([0x8000]) & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23880,8 +22924,8 @@ mod p24 {
         S::from_words([0x48000]) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23890,8 +22934,8 @@ mod p24 {
         S::from_words([0x800]) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23900,8 +22944,8 @@ mod p24 {
         S::from_words([0x48800]) & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23910,8 +22954,8 @@ mod p24 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23926,8 +22970,8 @@ mod p24 {
         rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23936,8 +22980,8 @@ mod p24 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23949,8 +22993,8 @@ mod p24 {
         rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23959,8 +23003,8 @@ mod p24 {
         pos.locals[1] & d
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23971,8 +23015,8 @@ mod p24 {
         one & d
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23981,8 +23025,8 @@ mod p24 {
         s0(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -23991,8 +23035,8 @@ mod p24 {
         s19(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -24003,8 +23047,8 @@ mod p24 {
         rel.step_along(dir, s23(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -24014,8 +23058,8 @@ mod p24 {
         if x.is_empty() { x } else { x - s19(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -24025,8 +23069,8 @@ mod p24 {
         if x.is_empty() { x } else { x - s22(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -24035,8 +23079,8 @@ mod p24 {
         pos.locals[2] & d
     }
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -24046,8 +23090,8 @@ mod p24 {
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -24055,9 +23099,9 @@ mod p24 {
     ) -> S {
         pos.locals[0] & d
     }
-    #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s43<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -24068,80 +23112,45 @@ mod p24 {
         rel.step_along(dir, s22(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s33(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i8<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s31(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters.get(0usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
-    #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -24149,8 +23158,8 @@ mod p24 {
         2
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -24160,8 +23169,8 @@ mod p24 {
         i < 64 && (mask >> i) & 1 == 1
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -24169,8 +23178,8 @@ mod p24 {
         !b0(e, pos, v, cand)
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -24178,8 +23187,8 @@ mod p24 {
         s33(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -24187,8 +23196,8 @@ mod p24 {
         compare(CmpOp::Lt, i2(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -24196,8 +23205,8 @@ mod p24 {
         !s19(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -24205,26 +23214,26 @@ mod p24 {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
-    #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         s19(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -24473,17 +23482,13 @@ mod p25 {
     static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -24494,7 +23499,7 @@ mod p25 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s4(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
@@ -24517,7 +23522,7 @@ mod p25 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -24554,7 +23559,7 @@ mod p25 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b11(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -24567,7 +23572,7 @@ mod p25 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b12(&e.view(), &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -24583,8 +23588,8 @@ mod p25 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24593,8 +23598,8 @@ mod p25 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24605,8 +23610,8 @@ mod p25 {
         one & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24615,8 +23620,8 @@ mod p25 {
         R4[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24625,8 +23630,8 @@ mod p25 {
         d - pos.occupied
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24636,8 +23641,8 @@ mod p25 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24645,9 +23650,9 @@ mod p25 {
     ) -> S {
         S::from_words([0xffff]) & d
     }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24657,9 +23662,9 @@ mod p25 {
         let keep = |c: usize| b2(e, pos, v, c as u16);
         e.program().board.rows_where(0, within, keep)
     }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24667,9 +23672,9 @@ mod p25 {
     ) -> S {
         S::from_words([0x8888]) & d
     }
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24678,9 +23683,9 @@ mod p25 {
         let x = s7(e, pos, v, d, cand);
         if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24690,9 +23695,9 @@ mod p25 {
         let keep = |c: usize| b7(e, pos, v, c as u16);
         e.program().board.rows_where(0, within, keep)
     }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24700,9 +23705,9 @@ mod p25 {
     ) -> S {
         S::from_words([0x1111]) & d
     }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24711,9 +23716,9 @@ mod p25 {
         let x = s10(e, pos, v, d, cand);
         if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -24722,62 +23727,32 @@ mod p25 {
         s8(e, pos, v, d, cand) | s11(e, pos, v, d, cand)
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         0
     }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         e.rt_repetitions(pos.hash, &pos.counters)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24785,8 +23760,8 @@ mod p25 {
         (e.rt_mover() == 0u8) == true
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24794,8 +23769,8 @@ mod p25 {
         compare(CmpOp::Eq, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24803,8 +23778,8 @@ mod p25 {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24812,8 +23787,8 @@ mod p25 {
         compare(CmpOp::Eq, i3(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24821,8 +23796,8 @@ mod p25 {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24830,8 +23805,8 @@ mod p25 {
         (e.rt_mover() == 1u8) == true
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24839,8 +23814,8 @@ mod p25 {
         compare(CmpOp::Eq, i1(e, pos, v, cand), i6(e, pos, v, cand))
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24848,8 +23823,8 @@ mod p25 {
         b5(e, pos, v, cand) && b6(e, pos, v, cand)
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24857,8 +23832,8 @@ mod p25 {
         compare(CmpOp::Eq, i3(e, pos, v, cand), i6(e, pos, v, cand))
     }
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24866,17 +23841,17 @@ mod p25 {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
     #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b4(e, pos, v, cand) || b9(e, pos, v, cand)
     }
-    #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -24885,9 +23860,9 @@ mod p25 {
         one.insert(usize::from(v[1]));
         !s12(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25108,17 +24083,13 @@ mod p26 {
     static AXIS1: [i32; 25] = [
         0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i0(e, &pos, &v, 0);
@@ -25162,7 +24133,7 @@ mod p26 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -25201,7 +24172,7 @@ mod p26 {
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s4(e, &pos, &v, ALL, 0).iter() {
+        for c in s4(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -25209,7 +24180,7 @@ mod p26 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap5(e, v, pos, r);
@@ -25225,8 +24196,8 @@ mod p26 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         d: S,
@@ -25235,8 +24206,8 @@ mod p26 {
         S::from_words([0x1ffffff]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         d: S,
@@ -25252,8 +24223,8 @@ mod p26 {
         out
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         d: S,
@@ -25262,8 +24233,8 @@ mod p26 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         d: S,
@@ -25271,9 +24242,9 @@ mod p26 {
     ) -> S {
         s1(e, pos, v, d, cand) | s2(e, pos, v, d, cand)
     }
-    #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         d: S,
@@ -25281,9 +24252,9 @@ mod p26 {
     ) -> S {
         pos.locals[0] & d
     }
-    #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         d: S,
@@ -25291,9 +24262,9 @@ mod p26 {
     ) -> S {
         pos.of_player(e.rt_mover()) & d
     }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         d: S,
@@ -25309,8 +24280,8 @@ mod p26 {
         out
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25318,8 +24289,8 @@ mod p26 {
         3
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25327,17 +24298,17 @@ mod p26 {
         pos.counters[0usize + usize::from(cand)]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         0
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25345,8 +24316,8 @@ mod p26 {
         i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25355,8 +24326,8 @@ mod p26 {
         stock_points(&e.program().shapes, &pos.counters, who)
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25364,8 +24335,8 @@ mod p26 {
         5
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25373,8 +24344,8 @@ mod p26 {
         i32::from(e.rt_result() == Some(GameResult::Win(0u8)))
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25382,8 +24353,8 @@ mod p26 {
         int_op(IntOp::Mul, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25391,8 +24362,8 @@ mod p26 {
         int_op(IntOp::Add, i7(e, pos, v, cand), i10(e, pos, v, cand))
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25401,8 +24372,8 @@ mod p26 {
         stock_points(&e.program().shapes, &pos.counters, who)
     }
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25410,8 +24381,8 @@ mod p26 {
         i32::from(e.rt_result() == Some(GameResult::Win(1u8)))
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25419,8 +24390,8 @@ mod p26 {
         int_op(IntOp::Mul, i8(e, pos, v, cand), i14(e, pos, v, cand))
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25428,26 +24399,26 @@ mod p26 {
         int_op(IntOp::Add, i12(e, pos, v, cand), i15(e, pos, v, cand))
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i1(e, pos, v, cand), i0(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 33, L>,
         v: &V,
         cand: u16,
@@ -25481,17 +24452,13 @@ mod p27 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -25514,7 +24481,7 @@ mod p27 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -25537,7 +24504,7 @@ mod p27 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap5(e, v, pos, r);
@@ -25550,7 +24517,7 @@ mod p27 {
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -25558,7 +24525,7 @@ mod p27 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -25571,7 +24538,7 @@ mod p27 {
     }
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
             ap10(e, v, pos, r);
@@ -25592,8 +24559,8 @@ mod p27 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25602,8 +24569,8 @@ mod p27 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25612,8 +24579,8 @@ mod p27 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25621,9 +24588,9 @@ mod p27 {
     ) -> S {
         S::from_words([0x145]) & d
     }
-    #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25633,8 +24600,8 @@ mod p27 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25642,9 +24609,9 @@ mod p27 {
     ) -> S {
         S::from_words([0xaa]) & d
     }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25654,8 +24621,8 @@ mod p27 {
         if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25663,9 +24630,9 @@ mod p27 {
     ) -> S {
         S::from_words([0x10]) & d
     }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25675,8 +24642,8 @@ mod p27 {
         if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25685,8 +24652,8 @@ mod p27 {
         pos.of_player(0u8) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25696,8 +24663,8 @@ mod p27 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25707,8 +24674,8 @@ mod p27 {
         if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25718,8 +24685,8 @@ mod p27 {
         if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25728,8 +24695,8 @@ mod p27 {
         pos.of_player(1u8) & d
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25739,8 +24706,8 @@ mod p27 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25750,8 +24717,8 @@ mod p27 {
         if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         d: S,
@@ -25761,107 +24728,57 @@ mod p27 {
         if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         150
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s3(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         100
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i2(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         75
     }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i8<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 0, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 0, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Add, i6(e, pos, v, cand), i9(e, pos, v, cand))
     }
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25869,8 +24786,8 @@ mod p27 {
         350
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25878,8 +24795,8 @@ mod p27 {
         i32::try_from(s0(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25887,8 +24804,8 @@ mod p27 {
         0
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25896,8 +24813,8 @@ mod p27 {
         i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25905,8 +24822,8 @@ mod p27 {
         int_op(IntOp::Mul, i0(e, pos, v, cand), i15(e, pos, v, cand))
     }
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25914,8 +24831,8 @@ mod p27 {
         i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25923,8 +24840,8 @@ mod p27 {
         int_op(IntOp::Mul, i17(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25932,8 +24849,8 @@ mod p27 {
         int_op(IntOp::Add, i16(e, pos, v, cand), i19(e, pos, v, cand))
     }
     #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25941,8 +24858,8 @@ mod p27 {
         i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25950,8 +24867,8 @@ mod p27 {
         int_op(IntOp::Mul, i7(e, pos, v, cand), i22(e, pos, v, cand))
     }
     #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25959,8 +24876,8 @@ mod p27 {
         int_op(IntOp::Add, i20(e, pos, v, cand), i23(e, pos, v, cand))
     }
     #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25968,8 +24885,8 @@ mod p27 {
         i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25977,8 +24894,8 @@ mod p27 {
         int_op(IntOp::Mul, i0(e, pos, v, cand), i26(e, pos, v, cand))
     }
     #[inline]
-    fn i28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25986,8 +24903,8 @@ mod p27 {
         i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -25995,8 +24912,8 @@ mod p27 {
         int_op(IntOp::Mul, i28(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn i31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -26004,8 +24921,8 @@ mod p27 {
         int_op(IntOp::Add, i27(e, pos, v, cand), i30(e, pos, v, cand))
     }
     #[inline]
-    fn i33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -26013,8 +24930,8 @@ mod p27 {
         i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i34<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -26022,44 +24939,44 @@ mod p27 {
         int_op(IntOp::Mul, i7(e, pos, v, cand), i33(e, pos, v, cand))
     }
     #[inline]
-    fn i35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Add, i31(e, pos, v, cand), i34(e, pos, v, cand))
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         s0(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Gt, i24(e, pos, v, cand), i35(e, pos, v, cand))
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -46645,17 +45562,13 @@ mod p28 {
         5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
         10, 11, 12, 13, 14, 15, 16, 17, 18,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             if let Some(m) = g.extend_at::<0>(m, (c >> 8) as u8) {
@@ -46680,7 +45593,7 @@ mod p28 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -46704,7 +45617,7 @@ mod p28 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b6(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap5(e, v, pos, r);
@@ -46720,8 +45633,8 @@ mod p28 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<16, 0, 0, L>,
         v: &V,
         d: S,
@@ -46730,8 +45643,8 @@ mod p28 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<16, 0, 0, L>,
         v: &V,
         d: S,
@@ -46739,9 +45652,9 @@ mod p28 {
     ) -> S {
         pos.of_player(e.rt_mover()) & d
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<16, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -46754,9 +45667,9 @@ mod p28 {
         let s = s1(e, pos, v, ALL, cand);
         PI0[a..b].iter().any(|inst| inst.is_subset(&s))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<16, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -46769,18 +45682,18 @@ mod p28 {
         let s = s1(e, pos, v, ALL, cand);
         PI1[a..b].iter().any(|inst| inst.is_subset(&s))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<16, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b0(e, pos, v, cand) || b1(e, pos, v, cand)
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<16, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -46793,18 +45706,18 @@ mod p28 {
         let s = s1(e, pos, v, ALL, cand);
         PI2[a..b].iter().any(|inst| inst.is_subset(&s))
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<16, 0, 0, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<16, 0, 0, L>,
         v: &V,
         cand: u16,
@@ -46817,9 +45730,9 @@ mod p28 {
         let s = s1(e, pos, v, ALL, cand);
         PI3[a..b].iter().any(|inst| inst.is_subset(&s))
     }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<16, 0, 0, L>,
         v: &V,
         cand: u16,

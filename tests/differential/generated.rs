@@ -7,8 +7,8 @@ use rulestone_runtime::ir::ops::{compare, int_op, neg, stock_points};
 use rulestone_runtime::ir::{AssignKind, CellBits, CmpOp, IntOp};
 use rulestone_runtime::ops;
 use rulestone_runtime::compiled::{
-    fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host,
-    Pos, Replay,
+    fast_generate, fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns,
+    FastTurn, Gen, Host, Pos, Replay, View,
 };
 use rulestone_runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
@@ -31,7 +31,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 2 (style=plain)",
         fingerprint: 0x3a713aecd59c69ec,
-        generate: p2::generate,
+        generate: fast_generate::<p2::Turn>,
         apply: p2::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p2::Turn>,
@@ -41,7 +41,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 2 (style=fancy)",
         fingerprint: 0xa0b5ccd31b6d17fe,
-        generate: p3::generate,
+        generate: fast_generate::<p3::Turn>,
         apply: p3::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p3::Turn>,
@@ -58,7 +58,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 4",
         fingerprint: 0x523647a4d5fa5578,
-        generate: p5::generate,
+        generate: fast_generate::<p5::Turn>,
         apply: p5::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p5::Turn>,
@@ -68,7 +68,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 6",
         fingerprint: 0xa5e18d5a9537e47d,
-        generate: p6::generate,
+        generate: fast_generate::<p6::Turn>,
         apply: p6::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p6::Turn>,
@@ -78,7 +78,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 7",
         fingerprint: 0x3ae761df107928b8,
-        generate: p7::generate,
+        generate: fast_generate::<p7::Turn>,
         apply: p7::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p7::Turn>,
@@ -88,7 +88,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 8 (style=plain)",
         fingerprint: 0xc32bbf073bfcd85c,
-        generate: p8::generate,
+        generate: fast_generate::<p8::Turn>,
         apply: p8::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p8::Turn>,
@@ -98,7 +98,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 8 (style=fancy)",
         fingerprint: 0x4f55a07c34746b6d,
-        generate: p9::generate,
+        generate: fast_generate::<p9::Turn>,
         apply: p9::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p9::Turn>,
@@ -108,7 +108,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 9",
         fingerprint: 0x2bcf9d3cfd526106,
-        generate: p10::generate,
+        generate: fast_generate::<p10::Turn>,
         apply: p10::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p10::Turn>,
@@ -118,7 +118,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 10",
         fingerprint: 0x551b42258995faf6,
-        generate: p11::generate,
+        generate: fast_generate::<p11::Turn>,
         apply: p11::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p11::Turn>,
@@ -128,7 +128,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 11",
         fingerprint: 0xe78ea2ab7a43117e,
-        generate: p12::generate,
+        generate: fast_generate::<p12::Turn>,
         apply: p12::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p12::Turn>,
@@ -138,7 +138,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 12",
         fingerprint: 0xe93ebd8315fd18fb,
-        generate: p13::generate,
+        generate: fast_generate::<p13::Turn>,
         apply: p13::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p13::Turn>,
@@ -155,7 +155,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 14",
         fingerprint: 0x607cadedebe8cb25,
-        generate: p15::generate,
+        generate: fast_generate::<p15::Turn>,
         apply: p15::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p15::Turn>,
@@ -165,7 +165,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 17",
         fingerprint: 0x2733d7d7399d2b74,
-        generate: p16::generate,
+        generate: fast_generate::<p16::Turn>,
         apply: p16::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p16::Turn>,
@@ -175,7 +175,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 18",
         fingerprint: 0xe668ac9d04369073,
-        generate: p17::generate,
+        generate: fast_generate::<p17::Turn>,
         apply: p17::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p17::Turn>,
@@ -185,7 +185,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 19",
         fingerprint: 0x4bb6e2d207fc1edd,
-        generate: p18::generate,
+        generate: fast_generate::<p18::Turn>,
         apply: p18::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p18::Turn>,
@@ -202,7 +202,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 21",
         fingerprint: 0xc8a37d861604959a,
-        generate: p20::generate,
+        generate: fast_generate::<p20::Turn>,
         apply: p20::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p20::Turn>,
@@ -212,7 +212,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 22",
         fingerprint: 0xbc44b44b0b364e68,
-        generate: p21::generate,
+        generate: fast_generate::<p21::Turn>,
         apply: p21::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p21::Turn>,
@@ -222,7 +222,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 23",
         fingerprint: 0x97b9169379c29e58,
-        generate: p22::generate,
+        generate: fast_generate::<p22::Turn>,
         apply: p22::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p22::Turn>,
@@ -239,7 +239,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 27",
         fingerprint: 0x805bb7b258192193,
-        generate: p24::generate,
+        generate: fast_generate::<p24::Turn>,
         apply: p24::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p24::Turn>,
@@ -256,7 +256,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 29",
         fingerprint: 0x97e6a118b9779be4,
-        generate: p26::generate,
+        generate: fast_generate::<p26::Turn>,
         apply: p26::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p26::Turn>,
@@ -266,7 +266,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 30",
         fingerprint: 0x713bf22064c25d61,
-        generate: p27::generate,
+        generate: fast_generate::<p27::Turn>,
         apply: p27::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p27::Turn>,
@@ -276,7 +276,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 32",
         fingerprint: 0x5954ea6682294405,
-        generate: p28::generate,
+        generate: fast_generate::<p28::Turn>,
         apply: p28::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p28::Turn>,
@@ -286,7 +286,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 33",
         fingerprint: 0x80f55fb8ea72b6f3,
-        generate: p29::generate,
+        generate: fast_generate::<p29::Turn>,
         apply: p29::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p29::Turn>,
@@ -296,7 +296,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 34 (style=calm)",
         fingerprint: 0xf87784daeb0cf9af,
-        generate: p30::generate,
+        generate: fast_generate::<p30::Turn>,
         apply: p30::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p30::Turn>,
@@ -306,7 +306,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 34 (style=wild)",
         fingerprint: 0x90d742ab8cc918d0,
-        generate: p31::generate,
+        generate: fast_generate::<p31::Turn>,
         apply: p31::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p31::Turn>,
@@ -316,7 +316,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 35 (style=short)",
         fingerprint: 0x6a17f93d8ca46550,
-        generate: p32::generate,
+        generate: fast_generate::<p32::Turn>,
         apply: p32::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p32::Turn>,
@@ -326,7 +326,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 35 (style=long)",
         fingerprint: 0x00ad5c2290545bae,
-        generate: p33::generate,
+        generate: fast_generate::<p33::Turn>,
         apply: p33::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p33::Turn>,
@@ -336,7 +336,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 36 (style=calm)",
         fingerprint: 0x43befd9d61c27bc9,
-        generate: p34::generate,
+        generate: fast_generate::<p34::Turn>,
         apply: p34::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p34::Turn>,
@@ -346,7 +346,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 36 (style=wild)",
         fingerprint: 0x3fc5adbd3ac33272,
-        generate: p35::generate,
+        generate: fast_generate::<p35::Turn>,
         apply: p35::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p35::Turn>,
@@ -356,7 +356,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 37 (style=plain)",
         fingerprint: 0x9dd73e5a6adf4777,
-        generate: p36::generate,
+        generate: fast_generate::<p36::Turn>,
         apply: p36::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p36::Turn>,
@@ -366,7 +366,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 37 (style=fancy)",
         fingerprint: 0xa1e7d831cef4d8e2,
-        generate: p37::generate,
+        generate: fast_generate::<p37::Turn>,
         apply: p37::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p37::Turn>,
@@ -376,7 +376,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 38",
         fingerprint: 0x032baea8d150eb41,
-        generate: p38::generate,
+        generate: fast_generate::<p38::Turn>,
         apply: p38::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p38::Turn>,
@@ -386,7 +386,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 39",
         fingerprint: 0x4a0af7b9348e50b3,
-        generate: p39::generate,
+        generate: fast_generate::<p39::Turn>,
         apply: p39::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p39::Turn>,
@@ -396,7 +396,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 40",
         fingerprint: 0x4611884213040c7b,
-        generate: p40::generate,
+        generate: fast_generate::<p40::Turn>,
         apply: p40::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p40::Turn>,
@@ -406,7 +406,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 42",
         fingerprint: 0x179160c60cf08348,
-        generate: p41::generate,
+        generate: fast_generate::<p41::Turn>,
         apply: p41::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p41::Turn>,
@@ -416,7 +416,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 43",
         fingerprint: 0x0ccb33a7bbda697b,
-        generate: p42::generate,
+        generate: fast_generate::<p42::Turn>,
         apply: p42::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p42::Turn>,
@@ -426,7 +426,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 44",
         fingerprint: 0x698538268373d393,
-        generate: p43::generate,
+        generate: fast_generate::<p43::Turn>,
         apply: p43::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p43::Turn>,
@@ -436,7 +436,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 45",
         fingerprint: 0xb463107ba8657f9c,
-        generate: p44::generate,
+        generate: fast_generate::<p44::Turn>,
         apply: p44::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p44::Turn>,
@@ -446,7 +446,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 46",
         fingerprint: 0x6893bc04f024cff8,
-        generate: p45::generate,
+        generate: fast_generate::<p45::Turn>,
         apply: p45::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p45::Turn>,
@@ -903,7 +903,7 @@ mod p0 {
     }
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s9(e, &pos, &v, ALL, 0);
+        let set = s9(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -914,7 +914,7 @@ mod p0 {
     }
     #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s13(e, &pos, &v, ALL, 0);
+        let set = s13(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
@@ -947,7 +947,7 @@ mod p0 {
     #[inline]
     fn at11(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let set = s17(e, &pos, &v, ALL, 0);
+        let set = s17(&e.view(), &pos, &v, ALL, 0);
         let earlier = if v[2] > 0 {
             pos.locals[1] & S::first_n(usize::from(v[3]))
         } else {
@@ -1105,7 +1105,7 @@ mod p0 {
     #[inline]
     fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -1114,7 +1114,7 @@ mod p0 {
     }
     #[inline(always)]
     fn ap19(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -1131,7 +1131,7 @@ mod p0 {
     }
     #[inline]
     fn s0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1141,7 +1141,7 @@ mod p0 {
     }
     #[inline]
     fn s1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1151,7 +1151,7 @@ mod p0 {
     }
     #[inline]
     fn s2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1161,7 +1161,7 @@ mod p0 {
     }
     #[inline]
     fn s3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1171,7 +1171,7 @@ mod p0 {
     }
     #[inline]
     fn s5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1181,7 +1181,7 @@ mod p0 {
     }
     #[inline]
     fn s6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1191,7 +1191,7 @@ mod p0 {
     }
     #[inline]
     fn s7<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1201,7 +1201,7 @@ mod p0 {
     }
     #[inline]
     fn s8<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1211,7 +1211,7 @@ mod p0 {
     }
     #[inline]
     fn s9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1221,7 +1221,7 @@ mod p0 {
     }
     #[inline]
     fn s10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1233,7 +1233,7 @@ mod p0 {
     }
     #[inline]
     fn s11<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1243,7 +1243,7 @@ mod p0 {
     }
     #[inline]
     fn s12<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1253,7 +1253,7 @@ mod p0 {
     }
     #[inline]
     fn s13<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1264,7 +1264,7 @@ mod p0 {
     }
     #[inline]
     fn s15<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1274,7 +1274,7 @@ mod p0 {
     }
     #[inline]
     fn s16<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1291,7 +1291,7 @@ mod p0 {
     }
     #[inline]
     fn s17<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1302,7 +1302,7 @@ mod p0 {
     }
     #[inline]
     fn s19<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1314,7 +1314,7 @@ mod p0 {
     }
     #[inline]
     fn s20<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1324,7 +1324,7 @@ mod p0 {
     }
     #[inline]
     fn s21<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1335,7 +1335,7 @@ mod p0 {
     }
     #[inline]
     fn s23<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1352,7 +1352,7 @@ mod p0 {
     }
     #[inline]
     fn s24<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -1361,53 +1361,28 @@ mod p0 {
         s21(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
     #[inline]
-    fn i0<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
     #[inline]
-    fn i1<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[0])
     }
-    #[inline]
-    fn i2<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i3<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         24
     }
-    #[inline]
+    #[inline(always)]
     fn b0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         cand: u16,
@@ -4023,7 +3998,7 @@ mod p1 {
     }
     #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s9(e, &pos, &v, ALL, 0);
+        let set = s9(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -4034,7 +4009,7 @@ mod p1 {
     }
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s13(e, &pos, &v, ALL, 0);
+        let set = s13(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -4059,7 +4034,7 @@ mod p1 {
     fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at8(e, v, &pos, m, g);
@@ -4068,7 +4043,7 @@ mod p1 {
     fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i4(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at9(e, v, &pos, m, g);
@@ -4132,7 +4107,7 @@ mod p1 {
     #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -4142,7 +4117,7 @@ mod p1 {
     #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i4(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -4156,7 +4131,7 @@ mod p1 {
     #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -4175,7 +4150,7 @@ mod p1 {
     #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i6(e, &pos, &v, 0);
+        let value = i6(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -4184,7 +4159,7 @@ mod p1 {
     }
     #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
             ap16(e, v, pos, r);
@@ -4201,7 +4176,7 @@ mod p1 {
     }
     #[inline]
     fn s0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4211,7 +4186,7 @@ mod p1 {
     }
     #[inline]
     fn s1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4221,7 +4196,7 @@ mod p1 {
     }
     #[inline]
     fn s2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4231,7 +4206,7 @@ mod p1 {
     }
     #[inline]
     fn s3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4241,7 +4216,7 @@ mod p1 {
     }
     #[inline]
     fn s5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4251,7 +4226,7 @@ mod p1 {
     }
     #[inline]
     fn s6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4261,7 +4236,7 @@ mod p1 {
     }
     #[inline]
     fn s7<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4271,7 +4246,7 @@ mod p1 {
     }
     #[inline]
     fn s8<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4281,7 +4256,7 @@ mod p1 {
     }
     #[inline]
     fn s9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4291,7 +4266,7 @@ mod p1 {
     }
     #[inline]
     fn s10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4303,7 +4278,7 @@ mod p1 {
     }
     #[inline]
     fn s11<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4313,7 +4288,7 @@ mod p1 {
     }
     #[inline]
     fn s12<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4323,7 +4298,7 @@ mod p1 {
     }
     #[inline]
     fn s13<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4334,7 +4309,7 @@ mod p1 {
     }
     #[inline]
     fn s14<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4344,7 +4319,7 @@ mod p1 {
     }
     #[inline]
     fn s16<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4379,7 +4354,7 @@ mod p1 {
     }
     #[inline]
     fn s17<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4389,7 +4364,7 @@ mod p1 {
     }
     #[inline]
     fn s19<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         d: S,
@@ -4558,7 +4533,7 @@ mod p1 {
     }
     #[inline]
     fn i0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
@@ -4567,7 +4542,7 @@ mod p1 {
     }
     #[inline]
     fn i1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
@@ -4576,7 +4551,7 @@ mod p1 {
     }
     #[inline]
     fn i2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
@@ -4585,7 +4560,7 @@ mod p1 {
     }
     #[inline]
     fn i3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
@@ -4594,43 +4569,43 @@ mod p1 {
     }
     #[inline]
     fn i4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         AXIS0[usize::from(v[1])]
     }
-    #[inline]
+    #[inline(always)]
     fn i5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         AXIS0[usize::from(v[0])]
     }
-    #[inline]
+    #[inline(always)]
     fn i6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
+    #[inline(always)]
     fn i7<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
+    #[inline(always)]
     fn i8<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
@@ -4639,7 +4614,7 @@ mod p1 {
     }
     #[inline]
     fn i9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
@@ -4648,16 +4623,16 @@ mod p1 {
     }
     #[inline]
     fn i10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         3
     }
-    #[inline]
+    #[inline(always)]
     fn b0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
@@ -4666,7 +4641,7 @@ mod p1 {
     }
     #[inline]
     fn b1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 0, 82, L>,
         v: &V,
         cand: u16,
@@ -8043,17 +8018,13 @@ mod p2 {
         1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9,
         1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -8064,7 +8035,7 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -8075,7 +8046,7 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<2>(m, 0) {
@@ -8094,17 +8065,11 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[5];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -8118,13 +8083,7 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at13(e, v, &pos, m, g);
         } else {
@@ -8132,23 +8091,11 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at16(e, v, &pos, m, g);
         } else {
@@ -8156,36 +8103,18 @@ mod p2 {
         }
     }
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at16(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at21(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b3(e, &pos, &v, 0) {
             return;
         }
         at23(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at23(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -8205,7 +8134,7 @@ mod p2 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -8249,7 +8178,7 @@ mod p2 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from((1 - e.rt_mover()));
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -8263,7 +8192,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -8272,7 +8201,7 @@ mod p2 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(0u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -8281,7 +8210,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -8289,7 +8218,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -8298,7 +8227,7 @@ mod p2 {
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(80u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -8308,7 +8237,7 @@ mod p2 {
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(78u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -8322,7 +8251,7 @@ mod p2 {
     #[inline]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(v[0]);
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -8332,7 +8261,7 @@ mod p2 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -8341,7 +8270,7 @@ mod p2 {
     }
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -8357,8 +8286,8 @@ mod p2 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8367,8 +8296,8 @@ mod p2 {
         S::from_words([0x8040201008040201, 0x100]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8377,8 +8306,8 @@ mod p2 {
         S::from_words([0x4020100804020100, 0x10080]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8387,8 +8316,8 @@ mod p2 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8399,8 +8328,8 @@ mod p2 {
         one & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8414,8 +8343,8 @@ mod p2 {
         x & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8424,8 +8353,8 @@ mod p2 {
         d - pos.occupied
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8434,8 +8363,8 @@ mod p2 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8444,8 +8373,8 @@ mod p2 {
         s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8454,8 +8383,8 @@ mod p2 {
         pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8465,8 +8394,8 @@ mod p2 {
         if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8476,8 +8405,8 @@ mod p2 {
         if x.is_empty() { x } else { x - s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8486,9 +8415,9 @@ mod p2 {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -8496,9 +8425,9 @@ mod p2 {
     ) -> S {
         S::from_words([0x6030180c06030180, 0x180c0]) & d
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8506,8 +8435,8 @@ mod p2 {
         pos.counters[4usize + usize::from(v[1])]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8515,35 +8444,35 @@ mod p2 {
         1
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         8
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         AXIS0[usize::from(v[1])]
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Div, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8551,8 +8480,8 @@ mod p2 {
         pos.counters[0]
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8560,8 +8489,8 @@ mod p2 {
         pos.counters[85usize + usize::from(3u16)]
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8569,8 +8498,8 @@ mod p2 {
         pos.counters[85usize + usize::from(79u16)]
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8578,8 +8507,8 @@ mod p2 {
         pos.counters[85usize + usize::from(77u16)]
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8587,8 +8516,8 @@ mod p2 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8596,8 +8525,8 @@ mod p2 {
         if b5(e, pos, v, cand) { i9(e, pos, v, cand) } else { i12(e, pos, v, cand) }
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8605,17 +8534,17 @@ mod p2 {
         (e.rt_mover() == 0u8) == true
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 1u8) == true
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8625,17 +8554,17 @@ mod p2 {
         !s13(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         false
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -8643,8 +8572,8 @@ mod p2 {
         compare(CmpOp::Ge, i7(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11201,17 +11130,13 @@ mod p3 {
         1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9,
         1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -11222,7 +11147,7 @@ mod p3 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -11233,7 +11158,7 @@ mod p3 {
         }
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<2>(m, 0) {
@@ -11252,17 +11177,11 @@ mod p3 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[5];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -11276,13 +11195,7 @@ mod p3 {
         }
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at13(e, v, &pos, m, g);
         } else {
@@ -11290,23 +11203,11 @@ mod p3 {
         }
     }
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at16(e, v, &pos, m, g);
         } else {
@@ -11314,36 +11215,18 @@ mod p3 {
         }
     }
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at16(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at21(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b3(e, &pos, &v, 0) {
             return;
         }
         at23(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at23(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -11363,7 +11246,7 @@ mod p3 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -11407,7 +11290,7 @@ mod p3 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from((1 - e.rt_mover()));
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -11421,7 +11304,7 @@ mod p3 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -11430,7 +11313,7 @@ mod p3 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(0u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -11439,7 +11322,7 @@ mod p3 {
     }
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -11447,7 +11330,7 @@ mod p3 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -11456,7 +11339,7 @@ mod p3 {
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(80u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -11466,7 +11349,7 @@ mod p3 {
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 85usize + usize::from(78u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -11480,7 +11363,7 @@ mod p3 {
     #[inline]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(v[0]);
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -11490,7 +11373,7 @@ mod p3 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -11499,7 +11382,7 @@ mod p3 {
     }
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -11515,8 +11398,8 @@ mod p3 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11525,8 +11408,8 @@ mod p3 {
         S::from_words([0x8040201008040201, 0x100]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11535,8 +11418,8 @@ mod p3 {
         S::from_words([0x4020100804020100, 0x10080]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11545,8 +11428,8 @@ mod p3 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11557,8 +11440,8 @@ mod p3 {
         one & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11572,8 +11455,8 @@ mod p3 {
         x & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11582,8 +11465,8 @@ mod p3 {
         d - pos.occupied
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11592,8 +11475,8 @@ mod p3 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11602,8 +11485,8 @@ mod p3 {
         s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11612,8 +11495,8 @@ mod p3 {
         pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11623,8 +11506,8 @@ mod p3 {
         if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11634,8 +11517,8 @@ mod p3 {
         if x.is_empty() { x } else { x - s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11644,9 +11527,9 @@ mod p3 {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         d: S,
@@ -11654,9 +11537,9 @@ mod p3 {
     ) -> S {
         S::from_words([0x6030180c06030180, 0x180c0]) & d
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11664,8 +11547,8 @@ mod p3 {
         pos.counters[4usize + usize::from(v[1])]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11673,35 +11556,35 @@ mod p3 {
         1
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         8
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         AXIS0[usize::from(v[1])]
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Div, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11709,8 +11592,8 @@ mod p3 {
         pos.counters[0]
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11718,8 +11601,8 @@ mod p3 {
         pos.counters[85usize + usize::from(3u16)]
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11727,8 +11610,8 @@ mod p3 {
         pos.counters[85usize + usize::from(79u16)]
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11736,8 +11619,8 @@ mod p3 {
         pos.counters[85usize + usize::from(77u16)]
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11745,8 +11628,8 @@ mod p3 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11754,8 +11637,8 @@ mod p3 {
         if b5(e, pos, v, cand) { i9(e, pos, v, cand) } else { i12(e, pos, v, cand) }
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11763,17 +11646,17 @@ mod p3 {
         (e.rt_mover() == 0u8) == true
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 1u8) == true
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11783,17 +11666,17 @@ mod p3 {
         !s13(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         false
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11801,8 +11684,8 @@ mod p3 {
         compare(CmpOp::Ge, i7(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -11810,8 +11693,8 @@ mod p3 {
         ((1 - e.rt_mover()) == 0u8) == true
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 170, L>,
         v: &V,
         cand: u16,
@@ -12076,7 +11959,7 @@ mod p4 {
     #[inline]
     fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let set = s5(e, &pos, &v, ALL, 0);
+        let set = s5(&e.view(), &pos, &v, ALL, 0);
         let earlier = if v[0] > 0 {
             pos.locals[0] & S::first_n(usize::from(v[1]))
         } else {
@@ -12115,7 +11998,7 @@ mod p4 {
     fn at10(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at11(e, v, &pos, m, g);
@@ -12130,7 +12013,7 @@ mod p4 {
         if g.out_of_steps() {
             return;
         }
-        if !b2(e, &pos, &v, 0) {
+        if !b2(&e.view(), &pos, &v, 0) {
             at17(e, v, &pos, m, g);
             return;
         }
@@ -12144,7 +12027,7 @@ mod p4 {
     #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        for c in s16(e, &pos, &v, ALL, 0).iter() {
+        for c in s16(&e.view(), &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at14(e, v, &pos, m, g);
@@ -12153,7 +12036,7 @@ mod p4 {
     fn at14(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 2usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at12(e, v, &pos, m, g);
@@ -12228,7 +12111,7 @@ mod p4 {
     #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -12242,7 +12125,7 @@ mod p4 {
     }
     #[inline]
     fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b2(e, &pos, &v, 0) {
+        if !b2(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
             return;
         }
@@ -12254,7 +12137,7 @@ mod p4 {
     }
     #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s16(e, &pos, &v, ALL, 0).iter() {
+        for c in s16(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -12263,7 +12146,7 @@ mod p4 {
     #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -12273,7 +12156,7 @@ mod p4 {
     #[inline]
     fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -12282,7 +12165,7 @@ mod p4 {
     }
     #[inline(always)]
     fn ap18(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap19(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -12299,7 +12182,7 @@ mod p4 {
     }
     #[inline]
     fn s0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12309,7 +12192,7 @@ mod p4 {
     }
     #[inline]
     fn s1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12319,7 +12202,7 @@ mod p4 {
     }
     #[inline]
     fn s2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12329,7 +12212,7 @@ mod p4 {
     }
     #[inline]
     fn s3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12339,7 +12222,7 @@ mod p4 {
     }
     #[inline]
     fn s4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12356,7 +12239,7 @@ mod p4 {
     }
     #[inline]
     fn s5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12367,7 +12250,7 @@ mod p4 {
     }
     #[inline]
     fn s6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12377,7 +12260,7 @@ mod p4 {
     }
     #[inline]
     fn s9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12390,7 +12273,7 @@ mod p4 {
     }
     #[inline]
     fn s10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12400,7 +12283,7 @@ mod p4 {
     }
     #[inline]
     fn s12<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12411,7 +12294,7 @@ mod p4 {
     }
     #[inline]
     fn s15<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12422,7 +12305,7 @@ mod p4 {
     }
     #[inline]
     fn s16<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12432,7 +12315,7 @@ mod p4 {
     }
     #[inline]
     fn s17<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12442,7 +12325,7 @@ mod p4 {
     }
     #[inline]
     fn s18<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12452,7 +12335,7 @@ mod p4 {
     }
     #[inline]
     fn s19<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12462,7 +12345,7 @@ mod p4 {
     }
     #[inline]
     fn s21<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -12588,80 +12471,40 @@ mod p4 {
         out & d
     }
     #[inline]
-    fn i0<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i1<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
     #[inline]
-    fn i2<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
-    fn i3<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i5<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i7<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i8<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i8<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         18
     }
     #[inline]
-    fn i9<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
     fn b0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         cand: u16,
@@ -12670,7 +12513,7 @@ mod p4 {
     }
     #[inline]
     fn b1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         cand: u16,
@@ -12679,16 +12522,16 @@ mod p4 {
     }
     #[inline]
     fn b2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
-    #[inline]
+    #[inline(always)]
     fn b3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         cand: u16,
@@ -12697,7 +12540,7 @@ mod p4 {
     }
     #[inline]
     fn b4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         cand: u16,
@@ -13113,17 +12956,13 @@ mod p5 {
     static AXIS1: [i32; 16] = [0, 0, 1, 1, 2, 2, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3];
     /// Coordinate `z` of each cell.
     static AXIS2: [i32; 16] = [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -13134,7 +12973,7 @@ mod p5 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
@@ -13157,7 +12996,7 @@ mod p5 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -13193,7 +13032,7 @@ mod p5 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -13202,7 +13041,7 @@ mod p5 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -13218,8 +13057,8 @@ mod p5 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13228,8 +13067,8 @@ mod p5 {
         S::from_words([0x5555]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13238,8 +13077,8 @@ mod p5 {
         S::from_words([0xaaaa]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13248,8 +13087,8 @@ mod p5 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13258,8 +13097,8 @@ mod p5 {
         S::from_words([0x4]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13268,8 +13107,8 @@ mod p5 {
         S::from_words([0x8]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13278,8 +13117,8 @@ mod p5 {
         S::from_words([0xc]) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13288,8 +13127,8 @@ mod p5 {
         S::from_words([0x2000]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13298,8 +13137,8 @@ mod p5 {
         S::from_words([0x200c]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13308,8 +13147,8 @@ mod p5 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13320,8 +13159,8 @@ mod p5 {
         one & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13330,8 +13169,8 @@ mod p5 {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13340,8 +13179,8 @@ mod p5 {
         d - pos.occupied
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13350,8 +13189,8 @@ mod p5 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13360,8 +13199,8 @@ mod p5 {
         s12(e, pos, v, d, cand) | s13(e, pos, v, d, cand)
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13371,8 +13210,8 @@ mod p5 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13381,8 +13220,8 @@ mod p5 {
         pos.of_kind(2, 0u8) & d
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13391,8 +13230,8 @@ mod p5 {
         pos.of_kind(2, 1u8) & d
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         d: S,
@@ -13400,36 +13239,36 @@ mod p5 {
     ) -> S {
         s16(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         17
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 18, L>,
         v: &V,
         cand: u16,
@@ -14631,17 +14470,13 @@ mod p6 {
         1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3,
         4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -14664,7 +14499,7 @@ mod p6 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -14688,7 +14523,7 @@ mod p6 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -14697,7 +14532,7 @@ mod p6 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -14713,8 +14548,8 @@ mod p6 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14723,8 +14558,8 @@ mod p6 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14733,8 +14568,8 @@ mod p6 {
         S::from_words([0x1041041041]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14743,8 +14578,8 @@ mod p6 {
         S::from_words([0x3ffffffffff]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14753,8 +14588,8 @@ mod p6 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14770,8 +14605,8 @@ mod p6 {
         out
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14780,8 +14615,8 @@ mod p6 {
         S::from_words([0x2186186187f]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14790,8 +14625,8 @@ mod p6 {
         d & pos.occupied
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14807,8 +14642,8 @@ mod p6 {
         out
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14817,8 +14652,8 @@ mod p6 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14827,8 +14662,8 @@ mod p6 {
         S::from_words([0x20820820820]) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14838,8 +14673,8 @@ mod p6 {
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14848,8 +14683,8 @@ mod p6 {
         pos.of_player(0u8) & d
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         d: S,
@@ -14858,35 +14693,35 @@ mod p6 {
         pos.of_player(1u8) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         2
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -14894,8 +14729,8 @@ mod p6 {
         15
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -14903,8 +14738,8 @@ mod p6 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -14912,8 +14747,8 @@ mod p6 {
         3
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -14921,17 +14756,17 @@ mod p6 {
         i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -14939,8 +14774,8 @@ mod p6 {
         compare(CmpOp::Ge, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -14948,8 +14783,8 @@ mod p6 {
         (e.rt_mover() == 0u8) == true
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -14957,8 +14792,8 @@ mod p6 {
         !b1(e, pos, v, cand)
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -14966,8 +14801,8 @@ mod p6 {
         (e.rt_mover() == 1u8) == true
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -14990,8 +14825,8 @@ mod p6 {
         false
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -14999,8 +14834,8 @@ mod p6 {
         b3(e, pos, v, cand) || b4(e, pos, v, cand)
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -15030,8 +14865,8 @@ mod p6 {
         false
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -15039,8 +14874,8 @@ mod p6 {
         compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -15048,8 +14883,8 @@ mod p6 {
         b6(e, pos, v, cand) || b7(e, pos, v, cand)
     }
     #[inline]
-    fn b9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -15072,8 +14907,8 @@ mod p6 {
         false
     }
     #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -15083,8 +14918,8 @@ mod p6 {
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -15092,8 +14927,8 @@ mod p6 {
         b9(e, pos, v, cand) || b10(e, pos, v, cand)
     }
     #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 46, L>,
         v: &V,
         cand: u16,
@@ -16274,17 +16109,13 @@ mod p7 {
         0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3,
         5, 0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3, 5, 0, 2, 4, 6, 1, 3, 5,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
@@ -16292,7 +16123,7 @@ mod p7 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend_at::<0>(m, k as u8) {
@@ -16302,11 +16133,11 @@ mod p7 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -16317,14 +16148,14 @@ mod p7 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at9(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at10(e, v, &pos, m, g);
         } else {
@@ -16332,23 +16163,11 @@ mod p7 {
         }
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<1>(m, 0) {
@@ -16367,23 +16186,11 @@ mod p7 {
         }
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at16(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
@@ -16406,7 +16213,7 @@ mod p7 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -16416,7 +16223,7 @@ mod p7 {
     }
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -16432,7 +16239,7 @@ mod p7 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 54usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -16447,7 +16254,7 @@ mod p7 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 54usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -16469,7 +16276,7 @@ mod p7 {
     }
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -16490,8 +16297,8 @@ mod p7 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i5(e, &pos, &v, 0);
-        for c in s8(e, &pos, &v, ALL, 0).iter() {
+        let value = i5(&e.view(), &pos, &v, 0);
+        for c in s8(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 4usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Add.apply(old, value);
@@ -16513,7 +16320,7 @@ mod p7 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -16522,7 +16329,7 @@ mod p7 {
     }
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -16538,8 +16345,8 @@ mod p7 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         d: S,
@@ -16547,9 +16354,9 @@ mod p7 {
     ) -> S {
         S::from_words([0x40810204081]) & d
     }
-    #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         d: S,
@@ -16558,8 +16365,8 @@ mod p7 {
         S::from_words([0x204081020408]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         d: S,
@@ -16568,8 +16375,8 @@ mod p7 {
         d - pos.occupied
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         d: S,
@@ -16577,9 +16384,9 @@ mod p7 {
     ) -> S {
         pos.of_player(e.rt_mover()) & d
     }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         d: S,
@@ -16587,9 +16394,9 @@ mod p7 {
     ) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
-    #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         d: S,
@@ -16598,9 +16405,9 @@ mod p7 {
         let x = s1(e, pos, v, d, cand);
         if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         d: S,
@@ -16609,9 +16416,9 @@ mod p7 {
         let x = s3(e, pos, v, d, cand);
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         d: S,
@@ -16622,8 +16429,8 @@ mod p7 {
         d & x
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         cand: u16,
@@ -16631,8 +16438,8 @@ mod p7 {
         pos.counters[54]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         cand: u16,
@@ -16640,8 +16447,8 @@ mod p7 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         cand: u16,
@@ -16649,35 +16456,35 @@ mod p7 {
         pos.counters[55]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         cand: u16,
@@ -16685,8 +16492,8 @@ mod p7 {
         20
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         cand: u16,
@@ -16694,8 +16501,8 @@ mod p7 {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         cand: u16,
@@ -16704,9 +16511,9 @@ mod p7 {
         let s = s3(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 60, L>,
         v: &V,
         cand: u16,
@@ -16900,17 +16707,13 @@ mod p8 {
     ];
     /// Coordinate `x` of each cell.
     static AXIS0: [i32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -16933,7 +16736,7 @@ mod p8 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -16957,7 +16760,7 @@ mod p8 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -16966,7 +16769,7 @@ mod p8 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -16982,8 +16785,8 @@ mod p8 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -16992,8 +16795,8 @@ mod p8 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17002,8 +16805,8 @@ mod p8 {
         S::from_words([0x80]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17012,8 +16815,8 @@ mod p8 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17022,8 +16825,8 @@ mod p8 {
         S::from_words([0x20]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17032,8 +16835,8 @@ mod p8 {
         S::from_words([0x40]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17042,8 +16845,8 @@ mod p8 {
         S::from_words([0x60]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17052,8 +16855,8 @@ mod p8 {
         S::from_words([0xe0]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17062,8 +16865,8 @@ mod p8 {
         d - pos.occupied
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17075,8 +16878,8 @@ mod p8 {
         rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17085,8 +16888,8 @@ mod p8 {
         d & pos.occupied
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17095,8 +16898,8 @@ mod p8 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17105,8 +16908,8 @@ mod p8 {
         pos.of_kind(0, 0u8) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17114,54 +16917,29 @@ mod p8 {
     ) -> S {
         pos.of_kind(0, 1u8) & d
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         21
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         cand: u16,
@@ -17169,8 +16947,8 @@ mod p8 {
         compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         cand: u16,
@@ -17380,17 +17158,13 @@ mod p9 {
     ];
     /// Coordinate `x` of each cell.
     static AXIS0: [i32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -17413,7 +17187,7 @@ mod p9 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -17437,7 +17211,7 @@ mod p9 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -17446,7 +17220,7 @@ mod p9 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -17462,8 +17236,8 @@ mod p9 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17472,8 +17246,8 @@ mod p9 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17482,8 +17256,8 @@ mod p9 {
         S::from_words([0x80]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17492,8 +17266,8 @@ mod p9 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17502,8 +17276,8 @@ mod p9 {
         S::from_words([0x20]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17512,8 +17286,8 @@ mod p9 {
         S::from_words([0x40]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17522,8 +17296,8 @@ mod p9 {
         S::from_words([0x60]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17532,8 +17306,8 @@ mod p9 {
         S::from_words([0xe0]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17542,8 +17316,8 @@ mod p9 {
         d - pos.occupied
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17555,8 +17329,8 @@ mod p9 {
         rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17565,8 +17339,8 @@ mod p9 {
         d & pos.occupied
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17575,8 +17349,8 @@ mod p9 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17585,8 +17359,8 @@ mod p9 {
         pos.of_kind(0, 0u8) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -17594,54 +17368,29 @@ mod p9 {
     ) -> S {
         pos.of_kind(0, 1u8) & d
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         21
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         cand: u16,
@@ -17649,8 +17398,8 @@ mod p9 {
         compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         cand: u16,
@@ -18112,17 +17861,13 @@ mod p10 {
     static AXIS1: [i32; 20] = [
         0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -18141,14 +17886,14 @@ mod p10 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -18168,7 +17913,7 @@ mod p10 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -18200,7 +17945,7 @@ mod p10 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -18210,7 +17955,7 @@ mod p10 {
     #[inline]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -18219,7 +17964,7 @@ mod p10 {
     }
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap13(e, v, pos, r);
@@ -18227,7 +17972,7 @@ mod p10 {
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -18248,8 +17993,8 @@ mod p10 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18258,8 +18003,8 @@ mod p10 {
         S::from_words([0x11111]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18267,9 +18012,9 @@ mod p10 {
     ) -> S {
         S::from_words([0x88888]) & d
     }
-    #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18278,8 +18023,8 @@ mod p10 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18288,8 +18033,8 @@ mod p10 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18298,8 +18043,8 @@ mod p10 {
         S::from_words([0x200]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18308,8 +18053,8 @@ mod p10 {
         S::from_words([0x202]) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18317,9 +18062,9 @@ mod p10 {
     ) -> S {
         d - pos.occupied
     }
-    #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18329,9 +18074,9 @@ mod p10 {
         one.insert(usize::from(v[0]));
         one & d
     }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18340,8 +18085,8 @@ mod p10 {
         s2(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18350,8 +18095,8 @@ mod p10 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18369,8 +18114,8 @@ mod p10 {
         d & x
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -18378,72 +18123,42 @@ mod p10 {
     ) -> S {
         S::from_words([0xfffff]) & d
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         4
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         22
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -18451,8 +18166,8 @@ mod p10 {
         (e.rt_mover() == 1u8) == true
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -18460,8 +18175,8 @@ mod p10 {
         false
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -18798,17 +18513,13 @@ mod p11 {
     static AXIS0: [i32; 7] = [0, 0, 1, 1, 1, 2, 2];
     /// Coordinate `r` of each cell.
     static AXIS1: [i32; 7] = [1, 2, 0, 1, 2, 0, 1];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -18819,7 +18530,7 @@ mod p11 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
@@ -18842,7 +18553,7 @@ mod p11 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -18888,7 +18599,7 @@ mod p11 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -18897,7 +18608,7 @@ mod p11 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s15(e, &pos, &v, ALL, 0).iter() {
+        for c in s15(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -18906,7 +18617,7 @@ mod p11 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -18915,7 +18626,7 @@ mod p11 {
     }
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
             ap10(e, v, pos, r);
@@ -18931,8 +18642,8 @@ mod p11 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -18941,8 +18652,8 @@ mod p11 {
         S::from_words([0x24]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -18951,8 +18662,8 @@ mod p11 {
         S::from_words([0x12]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -18961,8 +18672,8 @@ mod p11 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -18973,8 +18684,8 @@ mod p11 {
         one & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -18983,8 +18694,8 @@ mod p11 {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -18993,8 +18704,8 @@ mod p11 {
         d - pos.occupied
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -19003,8 +18714,8 @@ mod p11 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -19013,8 +18724,8 @@ mod p11 {
         s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -19023,8 +18734,8 @@ mod p11 {
         S::from_words([0x7f]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -19036,8 +18747,8 @@ mod p11 {
         rel.line(e.rt_mover(), dir, usize::from(3u16), run) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -19047,8 +18758,8 @@ mod p11 {
         if x.is_empty() { x } else { x - s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -19057,9 +18768,9 @@ mod p11 {
         let x = s10(e, pos, v, d, cand);
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -19069,9 +18780,9 @@ mod p11 {
         one.insert(usize::from(v[1]));
         one & d
     }
-    #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -19081,9 +18792,9 @@ mod p11 {
         let x = (of & S::from_words([0x5a])).shifted(-1);
         x & d
     }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -19093,62 +18804,32 @@ mod p11 {
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         13
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -19156,8 +18837,8 @@ mod p11 {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -19165,8 +18846,8 @@ mod p11 {
         (1u16 == 6u16) == true
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -20916,17 +20597,13 @@ mod p12 {
         3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5,
         6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at1(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -20937,14 +20614,14 @@ mod p12 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(5, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at5(e, v, &pos, m, g);
         }
@@ -20956,7 +20633,7 @@ mod p12 {
         }
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<2>(m, 0) {
             at7(e, v, &pos, m, g);
         }
@@ -20965,12 +20642,12 @@ mod p12 {
         }
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
         at8(e, v, &pos, m, g);
     }
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[1];
         match ops::repeat_bounds(rounds, 1, 2) {
             (true, true) => {
@@ -20986,7 +20663,7 @@ mod p12 {
         }
     }
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s12(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -20995,13 +20672,7 @@ mod p12 {
         at11(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() || g.enter_round() {
             return;
         }
@@ -21010,46 +20681,22 @@ mod p12 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at19(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if pos.owner(usize::from(v[0])) > 1 {
             return;
         }
         at24(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at21(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at24(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -21069,7 +20716,7 @@ mod p12 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -21110,7 +20757,7 @@ mod p12 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(v[0]);
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21139,7 +20786,7 @@ mod p12 {
     }
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s12(e, &pos, &v, ALL, 0);
+        let s = s12(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -21153,7 +20800,7 @@ mod p12 {
     }
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap17(e, v, pos, r);
@@ -21161,7 +20808,7 @@ mod p12 {
     }
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s21(e, &pos, &v, ALL, 0).iter() {
+        for c in s21(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -21170,7 +20817,7 @@ mod p12 {
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i19(e, &pos, &v, 0);
+        let value = i19(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21196,7 +20843,7 @@ mod p12 {
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(5, e.rt_mover());
-        for c in s33(e, &pos, &v, ALL, 0).iter() {
+        for c in s33(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -21204,7 +20851,7 @@ mod p12 {
     }
     #[inline]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s37(e, &pos, &v, ALL, 0).iter() {
+        for c in s37(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -21213,7 +20860,7 @@ mod p12 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i20(e, &pos, &v, 0);
+        let value = i20(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -21222,7 +20869,7 @@ mod p12 {
     }
     #[inline(always)]
     fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap28(e, v, pos, r);
         } else {
             ap29(e, v, pos, r);
@@ -21238,8 +20885,8 @@ mod p12 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21248,8 +20895,8 @@ mod p12 {
         S::from_words([0x101010101010101, 0x101]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21258,8 +20905,8 @@ mod p12 {
         S::from_words([0x8080808080808080, 0x8080]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21268,8 +20915,8 @@ mod p12 {
         d - pos.occupied
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21278,8 +20925,8 @@ mod p12 {
         S::from_words([0x0, 0x0]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21289,8 +20936,8 @@ mod p12 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21306,8 +20953,8 @@ mod p12 {
         out
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21318,8 +20965,8 @@ mod p12 {
         one & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21330,8 +20977,8 @@ mod p12 {
         x & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21340,8 +20987,8 @@ mod p12 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21351,8 +20998,8 @@ mod p12 {
         if x.is_empty() { x } else { x - s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21362,8 +21009,8 @@ mod p12 {
         if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21371,9 +21018,9 @@ mod p12 {
     ) -> S {
         S::from_words([0x81818181818181ff, 0x8181]) & d
     }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21381,9 +21028,9 @@ mod p12 {
     ) -> S {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i11(e, pos, v, cand))) & d
     }
-    #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21392,9 +21039,9 @@ mod p12 {
         let x = s14(e, pos, v, d, cand);
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21402,9 +21049,9 @@ mod p12 {
     ) -> S {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i14(e, pos, v, cand))) & d
     }
-    #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21413,9 +21060,9 @@ mod p12 {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21423,9 +21070,9 @@ mod p12 {
     ) -> S {
         s15(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
     }
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21433,9 +21080,9 @@ mod p12 {
     ) -> S {
         pos.of_player(e.rt_mover()) & d
     }
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21480,9 +21127,9 @@ mod p12 {
         };
         out & d
     }
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21501,9 +21148,9 @@ mod p12 {
         };
         d & x
     }
-    #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21512,9 +21159,9 @@ mod p12 {
         let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s23(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21522,9 +21169,9 @@ mod p12 {
     ) -> S {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21533,9 +21180,9 @@ mod p12 {
         let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s27(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21544,9 +21191,9 @@ mod p12 {
         let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21555,9 +21202,9 @@ mod p12 {
         let x = s32(e, pos, v, d, cand);
         if x.is_empty() { x } else { s29(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21567,9 +21214,9 @@ mod p12 {
         let x = (of & S::from_words([0xfefefefefefefefe, 0xfefe])).shifted(-1);
         x & d
     }
-    #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s37<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         d: S,
@@ -21579,35 +21226,35 @@ mod p12 {
         if x.is_empty() { x } else { s35(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s5(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         0
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[2usize + usize::from(v[0])]
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -21615,8 +21262,8 @@ mod p12 {
         neg(i2(e, pos, v, cand))
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -21625,8 +21272,8 @@ mod p12 {
         stock_points(&e.program().shapes, &pos.counters, who)
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -21634,8 +21281,8 @@ mod p12 {
         AXIS1[usize::from(v[0])]
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -21643,8 +21290,8 @@ mod p12 {
         pos.counters[1]
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -21652,8 +21299,8 @@ mod p12 {
         3
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -21661,89 +21308,89 @@ mod p12 {
         2147483647
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         -2147483648
     }
-    #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         if b1(e, pos, v, cand) { i9(e, pos, v, cand) } else { i10(e, pos, v, cand) }
     }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         if b2(e, pos, v, cand) { i9(e, pos, v, cand) } else { i10(e, pos, v, cand) }
     }
-    #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         AXIS0[usize::from(v[0])]
     }
-    #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Div, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -21751,8 +21398,8 @@ mod p12 {
         18
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -21760,8 +21407,8 @@ mod p12 {
         s5(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -21769,8 +21416,8 @@ mod p12 {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i6(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -21778,26 +21425,26 @@ mod p12 {
         compare(CmpOp::Le, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b1(e, pos, v, cand) || b2(e, pos, v, cand)
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Lt, i15(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 3, 86, L>,
         v: &V,
         cand: u16,
@@ -22289,17 +21936,13 @@ mod p13 {
     ];
     /// Coordinate `x` of each cell.
     static AXIS0: [i32; 7] = [0, 1, 2, 3, 4, 5, 6];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -22310,14 +21953,14 @@ mod p13 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(3, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at4(e, v, &pos, m, g);
         } else {
@@ -22325,12 +21968,12 @@ mod p13 {
         }
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
         at5(e, v, &pos, m, g);
     }
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[1];
         match ops::repeat_bounds(rounds, 0, 1) {
             (true, true) => {
@@ -22346,13 +21989,13 @@ mod p13 {
         }
     }
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), 0);
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() || g.enter_round() {
             return;
         }
@@ -22361,7 +22004,7 @@ mod p13 {
         g.leave_round();
     }
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         for c in s16(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -22369,7 +22012,7 @@ mod p13 {
         at9(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
@@ -22392,7 +22035,7 @@ mod p13 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -22415,7 +22058,7 @@ mod p13 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -22455,7 +22098,7 @@ mod p13 {
     }
     #[inline]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s16(e, &pos, &v, ALL, 0).iter() {
+        for c in s16(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -22477,7 +22120,7 @@ mod p13 {
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -22486,7 +22129,7 @@ mod p13 {
     }
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap15(e, v, pos, r);
@@ -22502,8 +22145,8 @@ mod p13 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22512,8 +22155,8 @@ mod p13 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22522,8 +22165,8 @@ mod p13 {
         S::from_words([0x40]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22532,8 +22175,8 @@ mod p13 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22542,8 +22185,8 @@ mod p13 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22552,8 +22195,8 @@ mod p13 {
         S::from_words([0x20]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22562,8 +22205,8 @@ mod p13 {
         S::from_words([0x22]) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22572,8 +22215,8 @@ mod p13 {
         d - pos.occupied
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22584,8 +22227,8 @@ mod p13 {
         one & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22594,8 +22237,8 @@ mod p13 {
         s2(e, pos, v, d, cand) | s9(e, pos, v, d, cand)
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22607,8 +22250,8 @@ mod p13 {
         d & x
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22617,8 +22260,8 @@ mod p13 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22629,8 +22272,8 @@ mod p13 {
         d & x
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22639,8 +22282,8 @@ mod p13 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22650,8 +22293,8 @@ mod p13 {
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         d: S,
@@ -22661,71 +22304,41 @@ mod p13 {
         if x.is_empty() { x } else { s15(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         4
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 2, L>, v: &V, cand: u16) -> i32 {
         24
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ne, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 2, L>,
         v: &V,
         cand: u16,
@@ -23152,7 +22765,7 @@ mod p14 {
     }
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s7(e, &pos, &v, ALL, 0);
+        let set = s7(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -23163,7 +22776,7 @@ mod p14 {
     }
     #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s15(e, &pos, &v, ALL, 0);
+        let set = s15(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -23196,7 +22809,7 @@ mod p14 {
     }
     #[inline(always)]
     fn at7(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s23(e, &pos, &v, ALL, 0);
+        let set = s23(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
@@ -23209,7 +22822,7 @@ mod p14 {
     fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at11(e, v, &pos, m, g);
@@ -23286,7 +22899,7 @@ mod p14 {
     #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -23304,7 +22917,7 @@ mod p14 {
     #[inline(always)]
     fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -23314,7 +22927,7 @@ mod p14 {
     #[inline]
     fn ap16(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -23323,7 +22936,7 @@ mod p14 {
     }
     #[inline(always)]
     fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -23340,7 +22953,7 @@ mod p14 {
     }
     #[inline]
     fn s0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23350,7 +22963,7 @@ mod p14 {
     }
     #[inline]
     fn s1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23360,7 +22973,7 @@ mod p14 {
     }
     #[inline]
     fn s2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23370,7 +22983,7 @@ mod p14 {
     }
     #[inline]
     fn s3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23380,7 +22993,7 @@ mod p14 {
     }
     #[inline]
     fn s5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23390,7 +23003,7 @@ mod p14 {
     }
     #[inline]
     fn s6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23400,7 +23013,7 @@ mod p14 {
     }
     #[inline]
     fn s7<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23410,7 +23023,7 @@ mod p14 {
     }
     #[inline]
     fn s8<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23422,7 +23035,7 @@ mod p14 {
     }
     #[inline]
     fn s9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23432,7 +23045,7 @@ mod p14 {
     }
     #[inline]
     fn s10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23442,7 +23055,7 @@ mod p14 {
     }
     #[inline]
     fn s11<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23452,7 +23065,7 @@ mod p14 {
     }
     #[inline]
     fn s12<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23462,7 +23075,7 @@ mod p14 {
     }
     #[inline]
     fn s13<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23472,7 +23085,7 @@ mod p14 {
     }
     #[inline]
     fn s14<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23483,7 +23096,7 @@ mod p14 {
     }
     #[inline]
     fn s15<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23494,7 +23107,7 @@ mod p14 {
     }
     #[inline]
     fn s16<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23504,7 +23117,7 @@ mod p14 {
     }
     #[inline]
     fn s17<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23514,7 +23127,7 @@ mod p14 {
     }
     #[inline]
     fn s18<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23524,7 +23137,7 @@ mod p14 {
     }
     #[inline]
     fn s19<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23537,7 +23150,7 @@ mod p14 {
     }
     #[inline]
     fn s21<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23547,7 +23160,7 @@ mod p14 {
     }
     #[inline]
     fn s22<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23558,7 +23171,7 @@ mod p14 {
     }
     #[inline]
     fn s23<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23568,7 +23181,7 @@ mod p14 {
     }
     #[inline]
     fn s26<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23579,7 +23192,7 @@ mod p14 {
     }
     #[inline]
     fn s31<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23590,7 +23203,7 @@ mod p14 {
     }
     #[inline]
     fn s32<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -23600,62 +23213,32 @@ mod p14 {
         if x.is_empty() { x } else { x - s31(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
     #[inline]
-    fn i1<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters.get(1usize + usize::from(e.rt_mover())).copied().unwrap_or(0)
     }
-    #[inline]
-    fn i2<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
-    #[inline]
-    fn i3<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i5<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         10
     }
-    #[inline]
+    #[inline(always)]
     fn b0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         cand: u16,
@@ -23664,7 +23247,7 @@ mod p14 {
     }
     #[inline]
     fn b1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         cand: u16,
@@ -24435,17 +24018,13 @@ mod p15 {
         0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2,
         3,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -24468,7 +24047,7 @@ mod p15 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -24509,7 +24088,7 @@ mod p15 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -24518,7 +24097,7 @@ mod p15 {
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap7(e, v, pos, r);
@@ -24534,8 +24113,8 @@ mod p15 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -24544,8 +24123,8 @@ mod p15 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -24554,8 +24133,8 @@ mod p15 {
         d & pos.occupied
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -24569,8 +24148,8 @@ mod p15 {
         x & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         d: S,
@@ -24580,71 +24159,36 @@ mod p15 {
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(21u16)
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         15
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         cand: u16,
@@ -24652,8 +24196,8 @@ mod p15 {
         compare(CmpOp::Ge, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 3, L>,
         v: &V,
         cand: u16,
@@ -26056,17 +25600,13 @@ mod p16 {
         0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4,
         6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -26089,7 +25629,7 @@ mod p16 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -26113,7 +25653,7 @@ mod p16 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -26122,7 +25662,7 @@ mod p16 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -26138,8 +25678,8 @@ mod p16 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -26148,8 +25688,8 @@ mod p16 {
         d - pos.occupied
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -26161,44 +25701,24 @@ mod p16 {
         x & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         2
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         33
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         cand: u16,
@@ -26625,17 +26145,13 @@ mod p17 {
     static AXIS0: [i32; 17] = [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 17] = [1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -26658,7 +26174,7 @@ mod p17 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -26682,7 +26198,7 @@ mod p17 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -26691,7 +26207,7 @@ mod p17 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap5(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -26707,8 +26223,8 @@ mod p17 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         d: S,
@@ -26717,8 +26233,8 @@ mod p17 {
         S::from_words([0x20]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         d: S,
@@ -26727,8 +26243,8 @@ mod p17 {
         S::from_words([0x800]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         d: S,
@@ -26737,8 +26253,8 @@ mod p17 {
         d - pos.occupied
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         d: S,
@@ -26747,8 +26263,8 @@ mod p17 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         d: S,
@@ -26766,8 +26282,8 @@ mod p17 {
             ) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         d: S,
@@ -26776,8 +26292,8 @@ mod p17 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         d: S,
@@ -26788,8 +26304,8 @@ mod p17 {
         one & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         d: S,
@@ -26798,8 +26314,8 @@ mod p17 {
         s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         d: S,
@@ -26810,8 +26326,8 @@ mod p17 {
         x & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         d: S,
@@ -26821,35 +26337,35 @@ mod p17 {
         if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         2
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
@@ -26857,8 +26373,8 @@ mod p17 {
         13
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
@@ -26866,8 +26382,8 @@ mod p17 {
         i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
@@ -26875,17 +26391,17 @@ mod p17 {
         3
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
@@ -26893,8 +26409,8 @@ mod p17 {
         compare(CmpOp::Ge, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
@@ -26902,8 +26418,8 @@ mod p17 {
         compare(CmpOp::Le, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
@@ -26911,8 +26427,8 @@ mod p17 {
         !s10(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 20, L>,
         v: &V,
         cand: u16,
@@ -27675,17 +27191,13 @@ mod p18 {
         1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
         0, 1, 2, 3,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -27697,7 +27209,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -27709,7 +27221,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -27723,7 +27235,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s5(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -27734,20 +27246,14 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<4>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -27758,13 +27264,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -27775,13 +27275,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at16(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
@@ -27789,23 +27283,11 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at17(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at22(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at23(e, v, &pos, m, g);
         } else {
@@ -27813,46 +27295,22 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at23(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at28(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at79(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at30(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at34<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at34(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at35(e, v, &pos, m, g);
         }
@@ -27861,13 +27319,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at35(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at36(e, v, &pos, m, g);
         } else {
@@ -27875,13 +27327,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at36(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(3u16);
         let value = i3(e, &pos, &v, 0);
@@ -27890,13 +27336,7 @@ mod p18 {
         at45(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at40<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at40(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at41(e, v, &pos, m, g);
         } else {
@@ -27904,13 +27344,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at41<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at41(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(8u16);
         let value = i6(e, &pos, &v, 0);
@@ -27919,13 +27353,7 @@ mod p18 {
         at45(e, v, &pos, m, g);
     }
     #[inline]
-    fn at45<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at45(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s22(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -27934,37 +27362,19 @@ mod p18 {
         at46(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at46<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at46(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at48<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at48(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[7] = 0;
         at49(e, v, &pos, m, g);
     }
     #[inline]
-    fn at49<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at49(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rounds = v[7];
         match ops::repeat_bounds(rounds, 1, 2) {
             (true, true) => {
@@ -27980,13 +27390,7 @@ mod p18 {
         }
     }
     #[inline]
-    fn at50<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at50(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         for c in s25(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -27994,13 +27398,7 @@ mod p18 {
         at52(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at52<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at52(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() || g.enter_round() {
             return;
         }
@@ -28009,13 +27407,7 @@ mod p18 {
         g.leave_round();
     }
     #[inline]
-    fn at53<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at53(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -28034,13 +27426,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at54<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at54(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         for c in s29(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -28048,13 +27434,7 @@ mod p18 {
         at55(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at55<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at55(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at56(e, v, &pos, m, g);
         } else {
@@ -28062,13 +27442,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at56<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at56(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(3u16);
         let value = i3(e, &pos, &v, 0);
@@ -28077,13 +27451,7 @@ mod p18 {
         at65(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at60<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at60(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at61(e, v, &pos, m, g);
         } else {
@@ -28091,13 +27459,7 @@ mod p18 {
         }
     }
     #[inline(always)]
-    fn at61<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at61(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(8u16);
         let value = i6(e, &pos, &v, 0);
@@ -28106,13 +27468,7 @@ mod p18 {
         at65(e, v, &pos, m, g);
     }
     #[inline]
-    fn at65<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at65(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s30(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -28121,52 +27477,28 @@ mod p18 {
         at66(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at66<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at66(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at69<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at69(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at75<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at75(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s35(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at79<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at79(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -28186,7 +27518,7 @@ mod p18 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -28278,7 +27610,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap22(e, v, pos, r);
@@ -28286,7 +27618,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -28295,7 +27627,7 @@ mod p18 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28305,7 +27637,7 @@ mod p18 {
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(1u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28314,7 +27646,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
             ap28(e, v, pos, r);
@@ -28322,7 +27654,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap26(e, v, pos, r);
@@ -28331,7 +27663,7 @@ mod p18 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28341,7 +27673,7 @@ mod p18 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(7u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28366,7 +27698,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
             ap40(e, v, pos, r);
@@ -28375,7 +27707,7 @@ mod p18 {
     #[inline(always)]
     fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(3u16);
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28385,7 +27717,7 @@ mod p18 {
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(2u16);
-        let value = i4(e, &pos, &v, 0);
+        let value = i4(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28395,7 +27727,7 @@ mod p18 {
     #[inline(always)]
     fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(1u16);
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28404,7 +27736,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap41(e, v, pos, r);
         } else {
             ap45(e, v, pos, r);
@@ -28413,7 +27745,7 @@ mod p18 {
     #[inline(always)]
     fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(8u16);
-        let value = i6(e, &pos, &v, 0);
+        let value = i6(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28423,7 +27755,7 @@ mod p18 {
     #[inline(always)]
     fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(9u16);
-        let value = i7(e, &pos, &v, 0);
+        let value = i7(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28433,7 +27765,7 @@ mod p18 {
     #[inline(always)]
     fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28442,7 +27774,7 @@ mod p18 {
     }
     #[inline]
     fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s22(e, &pos, &v, ALL, 0);
+        let s = s22(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -28476,7 +27808,7 @@ mod p18 {
     }
     #[inline]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        for c in s25(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -28497,7 +27829,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s29(e, &pos, &v, ALL, 0).iter() {
+        for c in s29(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -28505,7 +27837,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap56(e, v, pos, r);
         } else {
             ap60(e, v, pos, r);
@@ -28514,7 +27846,7 @@ mod p18 {
     #[inline(always)]
     fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(3u16);
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28524,7 +27856,7 @@ mod p18 {
     #[inline(always)]
     fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(2u16);
-        let value = i4(e, &pos, &v, 0);
+        let value = i4(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28534,7 +27866,7 @@ mod p18 {
     #[inline(always)]
     fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(1u16);
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28543,7 +27875,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap61(e, v, pos, r);
         } else {
             ap65(e, v, pos, r);
@@ -28552,7 +27884,7 @@ mod p18 {
     #[inline(always)]
     fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(8u16);
-        let value = i6(e, &pos, &v, 0);
+        let value = i6(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28562,7 +27894,7 @@ mod p18 {
     #[inline(always)]
     fn ap62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(9u16);
-        let value = i7(e, &pos, &v, 0);
+        let value = i7(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28572,7 +27904,7 @@ mod p18 {
     #[inline(always)]
     fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(10u16);
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28581,7 +27913,7 @@ mod p18 {
     }
     #[inline]
     fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s30(e, &pos, &v, ALL, 0);
+        let s = s30(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -28606,7 +27938,7 @@ mod p18 {
     #[inline]
     fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -28615,7 +27947,7 @@ mod p18 {
     }
     #[inline(always)]
     fn ap80<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b13(&e.view(), &pos, &v, 0) {
             ap81(e, v, pos, r);
         } else {
             ap82(e, v, pos, r);
@@ -28631,8 +27963,8 @@ mod p18 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28641,8 +27973,8 @@ mod p18 {
         S::from_words([0x8888888]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28651,8 +27983,8 @@ mod p18 {
         S::from_words([0x44444444]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28661,8 +27993,8 @@ mod p18 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28671,8 +28003,8 @@ mod p18 {
         S::from_words([0x100]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28681,8 +28013,8 @@ mod p18 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28693,8 +28025,8 @@ mod p18 {
         one & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28703,8 +28035,8 @@ mod p18 {
         R4[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28713,8 +28045,8 @@ mod p18 {
         d - pos.occupied
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28723,8 +28055,8 @@ mod p18 {
         s8(e, pos, v, d, cand) | s5(e, pos, v, d, cand)
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28734,8 +28066,8 @@ mod p18 {
         if x.is_empty() { x } else { s7(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28744,8 +28076,8 @@ mod p18 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28756,8 +28088,8 @@ mod p18 {
         one & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28766,8 +28098,8 @@ mod p18 {
         R5[0].get(usize::from(v[3])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28776,9 +28108,9 @@ mod p18 {
         let x = s10(e, pos, v, d, cand);
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28786,9 +28118,9 @@ mod p18 {
     ) -> S {
         S::from_words([0x19999999]) & d
     }
-    #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28797,8 +28129,8 @@ mod p18 {
         S::from_words([0x66666666]) & d
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28807,8 +28139,8 @@ mod p18 {
         S::from_words([0x7fffffff]) & d
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28817,8 +28149,8 @@ mod p18 {
         S::from_words([0x4]) & d
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28827,8 +28159,8 @@ mod p18 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28844,8 +28176,8 @@ mod p18 {
         out
     }
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28861,8 +28193,8 @@ mod p18 {
         out
     }
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28871,8 +28203,8 @@ mod p18 {
         S::from_words([0x200]) & d
     }
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28881,8 +28213,8 @@ mod p18 {
         S::from_words([0x4ccccccf]) & d
     }
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28898,8 +28230,8 @@ mod p18 {
         out
     }
     #[inline]
-    fn s37<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s37<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28908,8 +28240,8 @@ mod p18 {
         pos.of_player(0u8) & d
     }
     #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s38<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28918,8 +28250,8 @@ mod p18 {
         pos.of_player(1u8) & d
     }
     #[inline]
-    fn s39<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s39<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28928,8 +28260,8 @@ mod p18 {
         s37(e, pos, v, d, cand) | s38(e, pos, v, d, cand)
     }
     #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s40<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         d: S,
@@ -28970,8 +28302,8 @@ mod p18 {
         out & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -28979,8 +28311,8 @@ mod p18 {
         i32::from(v[2])
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -28988,8 +28320,8 @@ mod p18 {
         1
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -28997,8 +28329,8 @@ mod p18 {
         pos.counters[1usize + usize::from(2u16)]
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29006,8 +28338,8 @@ mod p18 {
         pos.counters[1usize + usize::from(1u16)]
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29015,8 +28347,8 @@ mod p18 {
         0
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29024,8 +28356,8 @@ mod p18 {
         pos.counters[1usize + usize::from(9u16)]
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29033,8 +28365,8 @@ mod p18 {
         pos.counters[1usize + usize::from(10u16)]
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29042,8 +28374,8 @@ mod p18 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29051,17 +28383,17 @@ mod p18 {
         3
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29069,8 +28401,8 @@ mod p18 {
         9
     }
     #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29078,8 +28410,8 @@ mod p18 {
         i32::try_from(s40(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29087,8 +28419,8 @@ mod p18 {
         -1
     }
     #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29096,17 +28428,17 @@ mod p18 {
         int_op(IntOp::Sub, i18(e, pos, v, cand), i23(e, pos, v, cand))
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 0u8) == true
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29116,17 +28448,17 @@ mod p18 {
         !s19(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 1u8) == true
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29136,8 +28468,8 @@ mod p18 {
         !s20(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29145,8 +28477,8 @@ mod p18 {
         false
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29154,8 +28486,8 @@ mod p18 {
         (10u16 == 1u16) == true
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29163,8 +28495,8 @@ mod p18 {
         (0u16 == 9u16) == true
     }
     #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29172,17 +28504,17 @@ mod p18 {
         compare(CmpOp::Eq, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
     #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         !b11(e, pos, v, cand)
     }
-    #[inline]
-    fn b13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29190,8 +28522,8 @@ mod p18 {
         compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
     #[inline]
-    fn b14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29199,8 +28531,8 @@ mod p18 {
         compare(CmpOp::Le, i20(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -29208,8 +28540,8 @@ mod p18 {
         true
     }
     #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 32, L>,
         v: &V,
         cand: u16,
@@ -31850,7 +31182,7 @@ mod p19 {
     }
     #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
             at6(e, v, &pos, m, g);
@@ -31874,7 +31206,7 @@ mod p19 {
     fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 103usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at7(e, v, &pos, m, g);
@@ -31901,8 +31233,8 @@ mod p19 {
     #[inline(always)]
     fn at8(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let value = i1(e, &pos, &v, 0);
-        for c in s0(e, &pos, &v, ALL, 0).iter() {
+        let value = i1(&e.view(), &pos, &v, 0);
+        for c in s0(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             pos.set_counter::<
@@ -31935,8 +31267,8 @@ mod p19 {
     #[inline]
     fn at11(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let value = i6(e, &pos, &v, 0);
-        for c in s8(e, &pos, &v, ALL, 0).iter() {
+        let value = i6(&e.view(), &pos, &v, 0);
+        for c in s8(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             pos.set_counter::<
@@ -31949,7 +31281,7 @@ mod p19 {
     fn at12(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(0u8);
-        let value = i7(e, &pos, &v, 0);
+        let value = i7(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at13(e, v, &pos, m, g);
@@ -31957,8 +31289,8 @@ mod p19 {
     #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        let value = i8(e, &pos, &v, 0);
-        for c in s14(e, &pos, &v, ALL, 0).iter() {
+        let value = i8(&e.view(), &pos, &v, 0);
+        for c in s14(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             pos.set_counter::<
@@ -31984,7 +31316,7 @@ mod p19 {
     }
     #[inline(always)]
     fn at16(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
             at28(e, v, &pos, m, g);
@@ -31992,7 +31324,7 @@ mod p19 {
     }
     #[inline(always)]
     fn at17(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             at18(e, v, &pos, m, g);
         } else {
             at23(e, v, &pos, m, g);
@@ -32000,7 +31332,7 @@ mod p19 {
     }
     #[inline(always)]
     fn at18(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s2(e, &pos, &v, ALL, 0);
+        let set = s2(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u16;
@@ -32011,7 +31343,7 @@ mod p19 {
     }
     #[inline(always)]
     fn at19(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s27(e, &pos, &v, ALL, 0);
+        let set = s27(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
@@ -32038,7 +31370,7 @@ mod p19 {
     }
     #[inline(always)]
     fn at23(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             at24(e, v, &pos, m, g);
         } else {
             at27(e, v, &pos, m, g);
@@ -32048,7 +31380,7 @@ mod p19 {
     fn at24(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(3, e.rt_mover());
-        for c in s2(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(&e.view(), &pos, &v, ALL, 0).iter() {
             pos.set_cell::<true>(e.zobrist(), c, piece);
         }
         at27(e, v, &pos, m, g);
@@ -32057,7 +31389,7 @@ mod p19 {
     fn at27(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from((1 - e.rt_mover()));
-        let value = i10(e, &pos, &v, 0);
+        let value = i10(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Set.apply(old, value));
         at28(e, v, &pos, m, g);
@@ -32066,7 +31398,7 @@ mod p19 {
     fn at28(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize + usize::from(0u8);
-        let value = i15(e, &pos, &v, 0);
+        let value = i15(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at29(e, v, &pos, m, g);
@@ -32094,7 +31426,7 @@ mod p19 {
     }
     #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -32110,7 +31442,7 @@ mod p19 {
     #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 103usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -32125,7 +31457,7 @@ mod p19 {
     #[inline(always)]
     fn ap6(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 103usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -32142,8 +31474,8 @@ mod p19 {
     }
     #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i1(e, &pos, &v, 0);
-        for c in s0(e, &pos, &v, ALL, 0).iter() {
+        let value = i1(&e.view(), &pos, &v, 0);
+        for c in s0(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Add.apply(old, value);
@@ -32174,8 +31506,8 @@ mod p19 {
     }
     #[inline]
     fn ap11(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i6(e, &pos, &v, 0);
-        for c in s8(e, &pos, &v, ALL, 0).iter() {
+        let value = i6(&e.view(), &pos, &v, 0);
+        for c in s8(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Sub.apply(old, value);
@@ -32187,7 +31519,7 @@ mod p19 {
     #[inline(always)]
     fn ap12(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u8);
-        let value = i7(e, &pos, &v, 0);
+        let value = i7(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -32196,8 +31528,8 @@ mod p19 {
     }
     #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i8(e, &pos, &v, 0);
-        for c in s14(e, &pos, &v, ALL, 0).iter() {
+        let value = i8(&e.view(), &pos, &v, 0);
+        for c in s14(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 3usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Add.apply(old, value);
@@ -32217,7 +31549,7 @@ mod p19 {
     }
     #[inline(always)]
     fn ap16(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap28(e, v, pos, r);
@@ -32225,7 +31557,7 @@ mod p19 {
     }
     #[inline(always)]
     fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap23(e, v, pos, r);
@@ -32260,7 +31592,7 @@ mod p19 {
     }
     #[inline(always)]
     fn ap23(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -32269,7 +31601,7 @@ mod p19 {
     #[inline(always)]
     fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(3, e.rt_mover());
-        for c in s2(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -32278,7 +31610,7 @@ mod p19 {
     #[inline]
     fn ap27(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from((1 - e.rt_mover()));
-        let value = i10(e, &pos, &v, 0);
+        let value = i10(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -32288,7 +31620,7 @@ mod p19 {
     #[inline]
     fn ap28(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u8);
-        let value = i15(e, &pos, &v, 0);
+        let value = i15(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -32302,7 +31634,7 @@ mod p19 {
     #[inline]
     fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -32311,7 +31643,7 @@ mod p19 {
     }
     #[inline(always)]
     fn ap34(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b6(&e.view(), &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
             ap36(e, v, pos, r);
@@ -32328,7 +31660,7 @@ mod p19 {
     }
     #[inline]
     fn s0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32341,7 +31673,7 @@ mod p19 {
     }
     #[inline]
     fn s1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32351,7 +31683,7 @@ mod p19 {
     }
     #[inline]
     fn s2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32361,7 +31693,7 @@ mod p19 {
     }
     #[inline]
     fn s3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32407,7 +31739,7 @@ mod p19 {
     }
     #[inline]
     fn s4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32417,7 +31749,7 @@ mod p19 {
     }
     #[inline]
     fn s5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32429,7 +31761,7 @@ mod p19 {
     }
     #[inline]
     fn s6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32439,7 +31771,7 @@ mod p19 {
     }
     #[inline]
     fn s7<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32450,7 +31782,7 @@ mod p19 {
     }
     #[inline]
     fn s8<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32461,7 +31793,7 @@ mod p19 {
     }
     #[inline]
     fn s9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32474,7 +31806,7 @@ mod p19 {
     }
     #[inline]
     fn s10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32489,7 +31821,7 @@ mod p19 {
     }
     #[inline]
     fn s12<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32499,7 +31831,7 @@ mod p19 {
     }
     #[inline]
     fn s13<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32510,7 +31842,7 @@ mod p19 {
     }
     #[inline]
     fn s14<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32521,7 +31853,7 @@ mod p19 {
     }
     #[inline]
     fn s15<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32531,7 +31863,7 @@ mod p19 {
     }
     #[inline]
     fn s16<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32541,7 +31873,7 @@ mod p19 {
     }
     #[inline]
     fn s17<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32551,7 +31883,7 @@ mod p19 {
     }
     #[inline]
     fn s18<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32564,7 +31896,7 @@ mod p19 {
     }
     #[inline]
     fn s20<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32576,7 +31908,7 @@ mod p19 {
     }
     #[inline]
     fn s21<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32588,7 +31920,7 @@ mod p19 {
     }
     #[inline]
     fn s23<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32598,7 +31930,7 @@ mod p19 {
     }
     #[inline]
     fn s24<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32608,7 +31940,7 @@ mod p19 {
     }
     #[inline]
     fn s26<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32619,7 +31951,7 @@ mod p19 {
     }
     #[inline]
     fn s27<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32630,7 +31962,7 @@ mod p19 {
     }
     #[inline]
     fn s30<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         d: S,
@@ -32647,7 +31979,7 @@ mod p19 {
     }
     #[inline]
     fn i0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32656,7 +31988,7 @@ mod p19 {
     }
     #[inline]
     fn i1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32665,7 +31997,7 @@ mod p19 {
     }
     #[inline]
     fn i2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32674,7 +32006,7 @@ mod p19 {
     }
     #[inline]
     fn i3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32683,7 +32015,7 @@ mod p19 {
     }
     #[inline]
     fn i6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32692,7 +32024,7 @@ mod p19 {
     }
     #[inline]
     fn i7<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32701,7 +32033,7 @@ mod p19 {
     }
     #[inline]
     fn i8<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32710,7 +32042,7 @@ mod p19 {
     }
     #[inline]
     fn i9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32719,7 +32051,7 @@ mod p19 {
     }
     #[inline]
     fn i10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32728,7 +32060,7 @@ mod p19 {
     }
     #[inline]
     fn i11<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32737,7 +32069,7 @@ mod p19 {
     }
     #[inline]
     fn i12<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32746,16 +32078,16 @@ mod p19 {
     }
     #[inline]
     fn i15<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         -1
     }
-    #[inline]
+    #[inline(always)]
     fn i18<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32764,7 +32096,7 @@ mod p19 {
     }
     #[inline]
     fn b0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32773,7 +32105,7 @@ mod p19 {
     }
     #[inline]
     fn b1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32782,7 +32114,7 @@ mod p19 {
     }
     #[inline]
     fn b2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32791,7 +32123,7 @@ mod p19 {
     }
     #[inline]
     fn b3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32802,7 +32134,7 @@ mod p19 {
     }
     #[inline]
     fn b4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -32811,16 +32143,16 @@ mod p19 {
     }
     #[inline]
     fn b5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i12(e, pos, v, cand), i3(e, pos, v, cand))
     }
-    #[inline]
+    #[inline(always)]
     fn b6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<2, 2, 105, L>,
         v: &V,
         cand: u16,
@@ -33188,17 +32520,13 @@ mod p20 {
     static AXIS0: [i32; 8] = [0, 0, 0, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 8] = [0, 2, 4, 1, 3, 0, 2, 4];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -33209,14 +32537,14 @@ mod p20 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[4];
         for i in 0..4usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -33230,7 +32558,7 @@ mod p20 {
         }
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[1]).unwrap_or(255);
             e.program()
@@ -33247,7 +32575,7 @@ mod p20 {
         at5(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s10(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -33256,12 +32584,12 @@ mod p20 {
         at6(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
         at7(e, v, &pos, m, g);
     }
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -33277,7 +32605,7 @@ mod p20 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s12(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -33286,13 +32614,7 @@ mod p20 {
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -33312,7 +32634,7 @@ mod p20 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -33357,7 +32679,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s10(e, &pos, &v, ALL, 0);
+        let s = s10(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -33371,7 +32693,7 @@ mod p20 {
     }
     #[inline]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             ap10(e, v, pos, r);
             return;
         }
@@ -33383,7 +32705,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s12(e, &pos, &v, ALL, 0);
+        let s = s12(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -33410,7 +32732,7 @@ mod p20 {
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -33419,7 +32741,7 @@ mod p20 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
             ap14(e, v, pos, r);
@@ -33435,8 +32757,8 @@ mod p20 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33445,8 +32767,8 @@ mod p20 {
         S::from_words([0x21]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33455,8 +32777,8 @@ mod p20 {
         S::from_words([0x84]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33465,8 +32787,8 @@ mod p20 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33475,8 +32797,8 @@ mod p20 {
         S::from_words([0x10]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33485,8 +32807,8 @@ mod p20 {
         S::from_words([0x40]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33495,8 +32817,8 @@ mod p20 {
         S::from_words([0x50]) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33505,8 +32827,8 @@ mod p20 {
         S::from_words([0x80]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33515,8 +32837,8 @@ mod p20 {
         S::from_words([0xd0]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33525,8 +32847,8 @@ mod p20 {
         d - pos.occupied
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33537,8 +32859,8 @@ mod p20 {
         one & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33549,8 +32871,8 @@ mod p20 {
         one & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33561,8 +32883,8 @@ mod p20 {
         rel.step_along(dir, s11(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33572,8 +32894,8 @@ mod p20 {
         if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33582,8 +32904,8 @@ mod p20 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33597,8 +32919,8 @@ mod p20 {
         x & d
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33608,8 +32930,8 @@ mod p20 {
         if x.is_empty() { x } else { s18(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33631,8 +32953,8 @@ mod p20 {
         out & d
     }
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33641,8 +32963,8 @@ mod p20 {
         d & pos.occupied
     }
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33658,8 +32980,8 @@ mod p20 {
         out
     }
     #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33668,8 +32990,8 @@ mod p20 {
         S::from_words([0x68]) & d
     }
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33678,8 +33000,8 @@ mod p20 {
         S::from_words([0xff]) & d
     }
     #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33688,8 +33010,8 @@ mod p20 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -33705,80 +33027,45 @@ mod p20 {
         out
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[3])
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         8
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         !s14(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
@@ -33786,8 +33073,8 @@ mod p20 {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
@@ -33797,8 +33084,8 @@ mod p20 {
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
@@ -33808,8 +33095,8 @@ mod p20 {
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
@@ -33817,8 +33104,8 @@ mod p20 {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
@@ -33841,8 +33128,8 @@ mod p20 {
         false
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
@@ -33852,8 +33139,8 @@ mod p20 {
         !s32(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
@@ -33863,8 +33150,8 @@ mod p20 {
         !s33(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
@@ -34457,17 +33744,13 @@ mod p21 {
     static AXIS1: [i32; 21] = [
         0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -34478,7 +33761,7 @@ mod p21 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
@@ -34501,7 +33784,7 @@ mod p21 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -34536,7 +33819,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s18(e, &pos, &v, ALL, 0).iter() {
+        for c in s18(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -34545,7 +33828,7 @@ mod p21 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -34554,7 +33837,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -34562,7 +33845,7 @@ mod p21 {
     }
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -34583,8 +33866,8 @@ mod p21 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34593,8 +33876,8 @@ mod p21 {
         S::from_words([0x49249]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34603,8 +33886,8 @@ mod p21 {
         S::from_words([0x92492]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34613,8 +33896,8 @@ mod p21 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34623,8 +33906,8 @@ mod p21 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34633,8 +33916,8 @@ mod p21 {
         S::from_words([0x4]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34643,8 +33926,8 @@ mod p21 {
         S::from_words([0x6]) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34653,8 +33936,8 @@ mod p21 {
         S::from_words([0x1000]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34663,8 +33946,8 @@ mod p21 {
         S::from_words([0x1006]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34673,8 +33956,8 @@ mod p21 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34685,8 +33968,8 @@ mod p21 {
         one & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34695,8 +33978,8 @@ mod p21 {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34705,8 +33988,8 @@ mod p21 {
         d - pos.occupied
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34715,8 +33998,8 @@ mod p21 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34725,8 +34008,8 @@ mod p21 {
         s12(e, pos, v, d, cand) | s13(e, pos, v, d, cand)
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34735,9 +34018,9 @@ mod p21 {
         let x = s14(e, pos, v, d, cand);
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34789,8 +34072,8 @@ mod p21 {
         out & d
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34798,9 +34081,9 @@ mod p21 {
     ) -> S {
         d & pos.occupied
     }
-    #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34930,8 +34213,8 @@ mod p21 {
         out & d
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34947,8 +34230,8 @@ mod p21 {
         d & x
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -34957,45 +34240,30 @@ mod p21 {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() { x } else { s23(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         14
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         cand: u16,
@@ -35638,17 +34906,13 @@ mod p22 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 9] = [1, 2, 3, 1, 2, 3, 1, 2, 3];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -35667,7 +34931,7 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -35678,14 +34942,14 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at4(e, v, &pos, m, g);
         } else {
@@ -35693,7 +34957,7 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at6(e, v, &pos, m, g);
         } else {
@@ -35701,7 +34965,7 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -35710,12 +34974,12 @@ mod p22 {
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at8(e, v, &pos, m, g);
     }
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -35731,7 +34995,7 @@ mod p22 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s11(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -35740,13 +35004,7 @@ mod p22 {
         at8(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at11(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         for c in s11(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -35754,13 +35012,7 @@ mod p22 {
         at12(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -35769,24 +35021,12 @@ mod p22 {
         at13(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
         at14(e, v, &pos, m, g);
     }
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -35802,13 +35042,7 @@ mod p22 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s20(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -35817,23 +35051,11 @@ mod p22 {
         at14(e, v, &pos, m, g);
     }
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at18(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at20(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b11(e, &pos, &v, 0) {
             at21(e, v, &pos, m, g);
         } else {
@@ -35841,13 +35063,7 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at21(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b12(e, &pos, &v, 0) {
             at22(e, v, &pos, m, g);
         } else {
@@ -35855,13 +35071,7 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at22(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b13(e, &pos, &v, 0) {
             at23(e, v, &pos, m, g);
         } else {
@@ -35869,23 +35079,11 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at23(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at25<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at25(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b14(e, &pos, &v, 0) {
             at26(e, v, &pos, m, g);
         } else {
@@ -35893,36 +35091,18 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at26(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at28(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b15(e, &pos, &v, 0) {
             return;
         }
         at40(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at30(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b16(e, &pos, &v, 0) {
             at31(e, v, &pos, m, g);
         } else {
@@ -35930,13 +35110,7 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at31<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at31(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b17(e, &pos, &v, 0) {
             at32(e, v, &pos, m, g);
         } else {
@@ -35944,23 +35118,11 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at32<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at32(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at34<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at34(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b18(e, &pos, &v, 0) {
             at35(e, v, &pos, m, g);
         } else {
@@ -35968,69 +35130,33 @@ mod p22 {
         }
     }
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at35(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at37<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at37(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b15(e, &pos, &v, 0) {
             return;
         }
         at40(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at39(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b15(e, &pos, &v, 0) {
             return;
         }
         at40(e, v, &pos, m, g);
     }
     #[inline]
-    fn at40<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at40(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at42<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at42(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at46<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at46(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -36050,7 +35176,7 @@ mod p22 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -36081,7 +35207,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -36089,7 +35215,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap18(e, v, pos, r);
@@ -36097,7 +35223,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s5(e, &pos, &v, ALL, 0);
+        let s = s5(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -36111,7 +35237,7 @@ mod p22 {
     }
     #[inline]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b4(e, &pos, &v, 0) {
+        if !b4(&e.view(), &pos, &v, 0) {
             ap11(e, v, pos, r);
             return;
         }
@@ -36123,7 +35249,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s11(e, &pos, &v, ALL, 0);
+        let s = s11(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -36132,7 +35258,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s11(e, &pos, &v, ALL, 0).iter() {
+        for c in s11(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -36140,7 +35266,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s5(e, &pos, &v, ALL, 0);
+        let s = s5(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -36154,7 +35280,7 @@ mod p22 {
     }
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b5(e, &pos, &v, 0) {
+        if !b5(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
             return;
         }
@@ -36166,7 +35292,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s20(e, &pos, &v, ALL, 0);
+        let s = s20(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -36176,7 +35302,7 @@ mod p22 {
     #[inline]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, (1 - e.rt_mover()));
-        for c in s33(e, &pos, &v, ALL, 0).iter() {
+        for c in s33(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -36184,7 +35310,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b11(&e.view(), &pos, &v, 0) {
             ap21(e, v, pos, r);
         } else {
             ap42(e, v, pos, r);
@@ -36192,7 +35318,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b12(&e.view(), &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
             ap30(e, v, pos, r);
@@ -36200,7 +35326,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b13(&e.view(), &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
             ap25(e, v, pos, r);
@@ -36209,7 +35335,7 @@ mod p22 {
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(0u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -36218,7 +35344,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b14(&e.view(), &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap28(e, v, pos, r);
@@ -36227,7 +35353,7 @@ mod p22 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(3u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -36240,7 +35366,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b16(e, &pos, &v, 0) {
+        if b16(&e.view(), &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
             ap39(e, v, pos, r);
@@ -36248,7 +35374,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b17(e, &pos, &v, 0) {
+        if b17(&e.view(), &pos, &v, 0) {
             ap32(e, v, pos, r);
         } else {
             ap34(e, v, pos, r);
@@ -36257,7 +35383,7 @@ mod p22 {
     #[inline(always)]
     fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(6u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -36266,7 +35392,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b18(e, &pos, &v, 0) {
+        if b18(&e.view(), &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
             ap37(e, v, pos, r);
@@ -36275,7 +35401,7 @@ mod p22 {
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 4usize + usize::from(5u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -36300,7 +35426,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s35(e, &pos, &v, ALL, 0).iter() {
+        for c in s35(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -36309,7 +35435,7 @@ mod p22 {
     #[inline]
     fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -36318,7 +35444,7 @@ mod p22 {
     }
     #[inline(always)]
     fn ap47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b21(e, &pos, &v, 0) {
+        if b21(&e.view(), &pos, &v, 0) {
             ap48(e, v, pos, r);
         } else {
             ap49(e, v, pos, r);
@@ -36334,8 +35460,8 @@ mod p22 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36344,8 +35470,8 @@ mod p22 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36354,8 +35480,8 @@ mod p22 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36364,8 +35490,8 @@ mod p22 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36374,8 +35500,8 @@ mod p22 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36386,8 +35512,8 @@ mod p22 {
         one & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36396,8 +35522,8 @@ mod p22 {
         s3(e, pos, v, d, cand) | s5(e, pos, v, d, cand)
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36437,8 +35563,8 @@ mod p22 {
         out & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36449,8 +35575,8 @@ mod p22 {
         one & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36461,8 +35587,8 @@ mod p22 {
         x & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36471,8 +35597,8 @@ mod p22 {
         d & pos.occupied
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36482,8 +35608,8 @@ mod p22 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36494,8 +35620,8 @@ mod p22 {
         one & d
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36506,8 +35632,8 @@ mod p22 {
         x & d
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36517,8 +35643,8 @@ mod p22 {
         if x.is_empty() { x } else { x - s2(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36527,9 +35653,9 @@ mod p22 {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() { x } else { s20(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36537,9 +35663,9 @@ mod p22 {
     ) -> S {
         pos.of_player(0u8) & d
     }
-    #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36547,9 +35673,9 @@ mod p22 {
     ) -> S {
         pos.of_player(1u8) & d
     }
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36557,9 +35683,9 @@ mod p22 {
     ) -> S {
         s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
     }
-    #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36575,8 +35701,8 @@ mod p22 {
         x & d
     }
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36584,9 +35710,9 @@ mod p22 {
     ) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
-    #[inline]
-    fn s32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36601,9 +35727,9 @@ mod p22 {
             | (of & S::from_words([0x180])).shifted(-7);
         x & d
     }
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36618,9 +35744,9 @@ mod p22 {
         }
         out
     }
-    #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         d: S,
@@ -36632,8 +35758,8 @@ mod p22 {
         rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36641,8 +35767,8 @@ mod p22 {
         i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36650,8 +35776,8 @@ mod p22 {
         1
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36659,8 +35785,8 @@ mod p22 {
         i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36668,8 +35794,8 @@ mod p22 {
         i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36677,26 +35803,26 @@ mod p22 {
         0
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36704,8 +35830,8 @@ mod p22 {
         3
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36713,8 +35839,8 @@ mod p22 {
         pos.counters[4usize + usize::from(0u16)]
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36722,8 +35848,8 @@ mod p22 {
         pos.counters[4usize + usize::from(3u16)]
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36731,26 +35857,26 @@ mod p22 {
         pos.counters[4usize + usize::from(6u16)]
     }
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[4usize + usize::from(5u16)]
     }
-    #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36758,8 +35884,8 @@ mod p22 {
         37
     }
     #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36767,8 +35893,8 @@ mod p22 {
         pos.counters[1]
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36776,8 +35902,8 @@ mod p22 {
         (pos.owner(usize::from(v[0])) == (1 - e.rt_mover())) == false
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36785,8 +35911,8 @@ mod p22 {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36794,8 +35920,8 @@ mod p22 {
         compare(CmpOp::Le, i2(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36803,8 +35929,8 @@ mod p22 {
         b1(e, pos, v, cand) || b2(e, pos, v, cand)
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36812,17 +35938,17 @@ mod p22 {
         !s13(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         !s24(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36830,17 +35956,17 @@ mod p22 {
         compare(CmpOp::Le, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (pos.owner(usize::from(v[0])) == pos.owner(usize::from(v[0]))) == false
     }
-    #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36848,8 +35974,8 @@ mod p22 {
         b6(e, pos, v, cand) && b7(e, pos, v, cand)
     }
     #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36857,8 +35983,8 @@ mod p22 {
         (8u16 == v[0]) == true
     }
     #[inline]
-    fn b11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36866,8 +35992,8 @@ mod p22 {
         b7(e, pos, v, cand) && b10(e, pos, v, cand)
     }
     #[inline]
-    fn b12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36875,8 +36001,8 @@ mod p22 {
         (e.rt_mover() == 0u8) == true
     }
     #[inline]
-    fn b13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36884,8 +36010,8 @@ mod p22 {
         compare(CmpOp::Gt, i12(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36893,8 +36019,8 @@ mod p22 {
         compare(CmpOp::Gt, i13(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36902,8 +36028,8 @@ mod p22 {
         false
     }
     #[inline]
-    fn b16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36911,8 +36037,8 @@ mod p22 {
         (e.rt_mover() == 1u8) == true
     }
     #[inline]
-    fn b17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36920,17 +36046,17 @@ mod p22 {
         compare(CmpOp::Gt, i16(e, pos, v, cand), i5(e, pos, v, cand))
     }
     #[inline]
-    fn b18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Gt, i17(e, pos, v, cand), i5(e, pos, v, cand))
     }
-    #[inline]
-    fn b21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -36938,8 +36064,8 @@ mod p22 {
         compare(CmpOp::Ge, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
     #[inline]
-    fn b22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 13, L>,
         v: &V,
         cand: u16,
@@ -37626,28 +36752,28 @@ mod p23 {
     }
     #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             return;
         }
         at6(e, v, &pos, m, g);
     }
     #[inline(always)]
     fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s3(e, &pos, &v, ALL, 0);
+        let set = s3(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<4>(m, c as u8);
         }
     }
     #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s12(e, &pos, &v, ALL, 0);
+        let set = s12(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<4>(m, c as u8);
         }
     }
     #[inline(always)]
     fn at21(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             at22(e, v, &pos, m, g);
         } else {
             at38(e, v, &pos, m, g);
@@ -37669,7 +36795,7 @@ mod p23 {
     }
     #[inline(always)]
     fn at23(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             at24(e, v, &pos, m, g);
         } else {
             at29(e, v, &pos, m, g);
@@ -37681,7 +36807,7 @@ mod p23 {
     }
     #[inline(always)]
     fn at29(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             at30(e, v, &pos, m, g);
         } else {
             at35(e, v, &pos, m, g);
@@ -37693,7 +36819,7 @@ mod p23 {
     }
     #[inline(always)]
     fn at35(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b10(e, &pos, &v, 0) {
+        if !b10(&e.view(), &pos, &v, 0) {
             return;
         }
         at36(e, v, &pos, m, g);
@@ -37704,7 +36830,7 @@ mod p23 {
     }
     #[inline(always)]
     fn at38(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b11(&e.view(), &pos, &v, 0) {
             at39(e, v, &pos, m, g);
         } else {
             at41(e, v, &pos, m, g);
@@ -37718,14 +36844,14 @@ mod p23 {
     fn at41(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at42(e, v, &pos, m, g);
     }
     #[inline(always)]
     fn at42(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             at43(e, v, &pos, m, g);
         } else {
             at48(e, v, &pos, m, g);
@@ -37733,7 +36859,7 @@ mod p23 {
     }
     #[inline(always)]
     fn at43(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b13(&e.view(), &pos, &v, 0) {
             at44(e, v, &pos, m, g);
         } else {
             at46(e, v, &pos, m, g);
@@ -37743,7 +36869,7 @@ mod p23 {
     fn at44(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(0u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
@@ -37752,14 +36878,14 @@ mod p23 {
     fn at46(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(3u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
     }
     #[inline(always)]
     fn at48(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             at49(e, v, &pos, m, g);
         } else {
             at54(e, v, &pos, m, g);
@@ -37767,7 +36893,7 @@ mod p23 {
     }
     #[inline(always)]
     fn at49(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b15(e, &pos, &v, 0) {
+        if b15(&e.view(), &pos, &v, 0) {
             at50(e, v, &pos, m, g);
         } else {
             at52(e, v, &pos, m, g);
@@ -37777,7 +36903,7 @@ mod p23 {
     fn at50(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(19u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
@@ -37786,21 +36912,21 @@ mod p23 {
     fn at52(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 3usize + usize::from(16u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, AssignKind::Add.apply(old, value));
         at55(e, v, &pos, m, g);
     }
     #[inline(always)]
     fn at54(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if !b10(e, &pos, &v, 0) {
+        if !b10(&e.view(), &pos, &v, 0) {
             return;
         }
         at55(e, v, &pos, m, g);
     }
     #[inline]
     fn at55(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let s = s14(e, &pos, &v, ALL, 0);
+        let s = s14(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -37840,7 +36966,7 @@ mod p23 {
     }
     #[inline]
     fn at63(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s32(e, &pos, &v, ALL, 0);
+        let set = s32(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[5] = c as u16;
@@ -37944,7 +37070,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -37974,7 +37100,7 @@ mod p23 {
     }
     #[inline]
     fn ap17(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap57(e, v, pos, r);
@@ -37987,7 +37113,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap21(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
             ap38(e, v, pos, r);
@@ -38000,7 +37126,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap23(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap29(e, v, pos, r);
@@ -38008,7 +37134,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b7(e, &pos, &v, 0) {
+        if b7(&e.view(), &pos, &v, 0) {
             ap25(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -38017,7 +37143,7 @@ mod p23 {
     #[inline(always)]
     fn ap25(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(0u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38027,7 +37153,7 @@ mod p23 {
     #[inline(always)]
     fn ap27(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(3u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38036,7 +37162,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap29(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             ap30(e, v, pos, r);
         } else {
             ap35(e, v, pos, r);
@@ -38044,7 +37170,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap30(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b9(e, &pos, &v, 0) {
+        if b9(&e.view(), &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
             ap33(e, v, pos, r);
@@ -38053,7 +37179,7 @@ mod p23 {
     #[inline(always)]
     fn ap31(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(19u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38063,7 +37189,7 @@ mod p23 {
     #[inline(always)]
     fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(16u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38081,7 +37207,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap38(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
+        if b11(&e.view(), &pos, &v, 0) {
             ap39(e, v, pos, r);
         } else {
             ap41(e, v, pos, r);
@@ -38095,7 +37221,7 @@ mod p23 {
     #[inline(always)]
     fn ap41(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38104,7 +37230,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap42(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap43(e, v, pos, r);
         } else {
             ap48(e, v, pos, r);
@@ -38112,7 +37238,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap43(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b13(&e.view(), &pos, &v, 0) {
             ap44(e, v, pos, r);
         } else {
             ap46(e, v, pos, r);
@@ -38121,7 +37247,7 @@ mod p23 {
     #[inline(always)]
     fn ap44(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(0u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38131,7 +37257,7 @@ mod p23 {
     #[inline(always)]
     fn ap46(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(3u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38140,7 +37266,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap48(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
             ap54(e, v, pos, r);
@@ -38148,7 +37274,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap49(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b15(e, &pos, &v, 0) {
+        if b15(&e.view(), &pos, &v, 0) {
             ap50(e, v, pos, r);
         } else {
             ap52(e, v, pos, r);
@@ -38157,7 +37283,7 @@ mod p23 {
     #[inline(always)]
     fn ap50(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(19u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38167,7 +37293,7 @@ mod p23 {
     #[inline(always)]
     fn ap52(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 3usize + usize::from(16u16);
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38180,7 +37306,7 @@ mod p23 {
     }
     #[inline]
     fn ap55(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s14(e, &pos, &v, ALL, 0);
+        let s = s14(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -38190,7 +37316,7 @@ mod p23 {
     #[inline]
     fn ap57(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i21(e, &pos, &v, 0);
+        let value = i21(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38199,7 +37325,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap58(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s31(e, &pos, &v, ALL, 0).iter() {
+        for c in s31(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -38261,7 +37387,7 @@ mod p23 {
     #[inline]
     fn ap73(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i16(e, &pos, &v, 0);
+        let value = i16(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -38270,7 +37396,7 @@ mod p23 {
     }
     #[inline(always)]
     fn ap74(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b17(e, &pos, &v, 0) {
+        if b17(&e.view(), &pos, &v, 0) {
             ap75(e, v, pos, r);
         } else {
             ap76(e, v, pos, r);
@@ -38287,7 +37413,7 @@ mod p23 {
     }
     #[inline]
     fn s0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38297,7 +37423,7 @@ mod p23 {
     }
     #[inline]
     fn s1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38307,7 +37433,7 @@ mod p23 {
     }
     #[inline]
     fn s2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38317,7 +37443,7 @@ mod p23 {
     }
     #[inline]
     fn s3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38325,9 +37451,9 @@ mod p23 {
     ) -> S {
         S::from_words([0xfffff]) & d
     }
-    #[inline]
+    #[inline(always)]
     fn s4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38337,7 +37463,7 @@ mod p23 {
     }
     #[inline]
     fn s5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38347,7 +37473,7 @@ mod p23 {
     }
     #[inline]
     fn s7<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38358,7 +37484,7 @@ mod p23 {
     }
     #[inline]
     fn s9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38369,7 +37495,7 @@ mod p23 {
     }
     #[inline]
     fn s11<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38379,7 +37505,7 @@ mod p23 {
     }
     #[inline]
     fn s12<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38396,7 +37522,7 @@ mod p23 {
     }
     #[inline]
     fn s13<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38406,7 +37532,7 @@ mod p23 {
     }
     #[inline]
     fn s14<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38418,7 +37544,7 @@ mod p23 {
     }
     #[inline]
     fn s15<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38428,7 +37554,7 @@ mod p23 {
     }
     #[inline]
     fn s16<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38440,7 +37566,7 @@ mod p23 {
     }
     #[inline]
     fn s18<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38451,7 +37577,7 @@ mod p23 {
     }
     #[inline]
     fn s19<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38461,7 +37587,7 @@ mod p23 {
     }
     #[inline]
     fn s20<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38471,7 +37597,7 @@ mod p23 {
     }
     #[inline]
     fn s21<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38481,7 +37607,7 @@ mod p23 {
     }
     #[inline]
     fn s23<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38491,7 +37617,7 @@ mod p23 {
     }
     #[inline]
     fn s24<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38499,9 +37625,9 @@ mod p23 {
     ) -> S {
         S::from_words([0xccccc]) & d
     }
-    #[inline]
+    #[inline(always)]
     fn s30<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38588,9 +37714,9 @@ mod p23 {
         };
         out & d
     }
-    #[inline]
+    #[inline(always)]
     fn s31<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38602,7 +37728,7 @@ mod p23 {
     }
     #[inline]
     fn s32<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         d: S,
@@ -38612,7 +37738,7 @@ mod p23 {
     }
     #[inline]
     fn i0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38621,7 +37747,7 @@ mod p23 {
     }
     #[inline]
     fn i1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38630,7 +37756,7 @@ mod p23 {
     }
     #[inline]
     fn i2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38639,7 +37765,7 @@ mod p23 {
     }
     #[inline]
     fn i3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38648,7 +37774,7 @@ mod p23 {
     }
     #[inline]
     fn i4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38657,70 +37783,70 @@ mod p23 {
     }
     #[inline]
     fn i5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         AXIS1[usize::from(cand)]
     }
-    #[inline]
+    #[inline(always)]
     fn i6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[3usize + usize::from(2u16)]
     }
-    #[inline]
+    #[inline(always)]
     fn i7<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[3usize + usize::from(3u16)]
     }
-    #[inline]
+    #[inline(always)]
     fn i8<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Add, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
-    #[inline]
+    #[inline(always)]
     fn i9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[3usize + usize::from(17u16)]
     }
-    #[inline]
+    #[inline(always)]
     fn i10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[3usize + usize::from(16u16)]
     }
-    #[inline]
+    #[inline(always)]
     fn i11<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         int_op(IntOp::Add, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
-    #[inline]
+    #[inline(always)]
     fn i14<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38729,7 +37855,7 @@ mod p23 {
     }
     #[inline]
     fn i16<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38738,34 +37864,34 @@ mod p23 {
     }
     #[inline]
     fn i18<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         34
     }
-    #[inline]
+    #[inline(always)]
     fn i21<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         -34
     }
-    #[inline]
+    #[inline(always)]
     fn i23<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
+    #[inline(always)]
     fn i24<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38774,16 +37900,16 @@ mod p23 {
     }
     #[inline]
     fn b0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         s2(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
+    #[inline(always)]
     fn b1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38794,7 +37920,7 @@ mod p23 {
     }
     #[inline]
     fn b2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38803,16 +37929,16 @@ mod p23 {
     }
     #[inline]
     fn b3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 0u8) == true
     }
-    #[inline]
+    #[inline(always)]
     fn b4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38821,7 +37947,7 @@ mod p23 {
     }
     #[inline]
     fn b5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38843,9 +37969,9 @@ mod p23 {
         }
         false
     }
-    #[inline]
+    #[inline(always)]
     fn b7<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38856,16 +37982,16 @@ mod p23 {
     }
     #[inline]
     fn b8<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 1u8) == true
     }
-    #[inline]
+    #[inline(always)]
     fn b9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38876,7 +38002,7 @@ mod p23 {
     }
     #[inline]
     fn b10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38885,7 +38011,7 @@ mod p23 {
     }
     #[inline]
     fn b11<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38895,7 +38021,7 @@ mod p23 {
     }
     #[inline]
     fn b13<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38906,7 +38032,7 @@ mod p23 {
     }
     #[inline]
     fn b15<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -38915,9 +38041,9 @@ mod p23 {
         one.insert(usize::from(6u16));
         !s24(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
+    #[inline(always)]
     fn b17<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 0, 23, L>,
         v: &V,
         cand: u16,
@@ -39939,17 +39065,13 @@ mod p24 {
         2, 3, 4, 5, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 0,
         1, 2, 3,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -39960,14 +39082,14 @@ mod p24 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(3, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
@@ -39990,7 +39112,7 @@ mod p24 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -40026,7 +39148,7 @@ mod p24 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -40040,7 +39162,7 @@ mod p24 {
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -40049,7 +39171,7 @@ mod p24 {
     }
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -40065,8 +39187,8 @@ mod p24 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40075,8 +39197,8 @@ mod p24 {
         S::from_words([0x4208200]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40085,8 +39207,8 @@ mod p24 {
         S::from_words([0x104108]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40095,8 +39217,8 @@ mod p24 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40105,8 +39227,8 @@ mod p24 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40115,8 +39237,8 @@ mod p24 {
         S::from_words([0x1000000]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40125,8 +39247,8 @@ mod p24 {
         S::from_words([0x1000001]) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40135,8 +39257,8 @@ mod p24 {
         S::from_words([0x2000000]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40145,8 +39267,8 @@ mod p24 {
         S::from_words([0x3000001]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40154,9 +39276,9 @@ mod p24 {
     ) -> S {
         d - pos.occupied
     }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40165,8 +39287,8 @@ mod p24 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40175,8 +39297,8 @@ mod p24 {
         pos.of_kind(1, 0u8) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -40184,54 +39306,29 @@ mod p24 {
     ) -> S {
         pos.of_kind(1, 1u8) & d
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         20
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         cand: u16,
@@ -40240,9 +39337,9 @@ mod p24 {
         let s = s11(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         cand: u16,
@@ -40250,8 +39347,8 @@ mod p24 {
         compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         cand: u16,
@@ -41029,7 +40126,7 @@ mod p25 {
     }
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s7(e, &pos, &v, ALL, 0);
+        let set = s7(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u16;
@@ -41063,7 +40160,7 @@ mod p25 {
     #[inline(always)]
     fn at6(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
-        for c in s13(e, &pos, &v, ALL, 0).iter() {
+        for c in s13(&e.view(), &pos, &v, ALL, 0).iter() {
             pos.set_cell::<true>(e.zobrist(), c, 0);
         }
         at7(e, v, &pos, m, g);
@@ -41089,7 +40186,7 @@ mod p25 {
     }
     #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let d = e.program().relations[7].turn(0, i1(e, &pos, &v, 0));
+        let d = e.program().relations[7].turn(0, i1(&e.view(), &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -41105,7 +40202,7 @@ mod p25 {
     }
     #[inline(always)]
     fn at15(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             at16(e, v, &pos, m, g);
         } else {
             at33(e, v, &pos, m, g);
@@ -41113,7 +40210,7 @@ mod p25 {
     }
     #[inline(always)]
     fn at16(e: &mut Engine<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
-        let set = s28(e, &pos, &v, ALL, 0);
+        let set = s28(&e.view(), &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u16;
@@ -41198,7 +40295,7 @@ mod p25 {
     }
     #[inline(always)]
     fn ap6(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s13(e, &pos, &v, ALL, 0).iter() {
+        for c in s13(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -41214,7 +40311,7 @@ mod p25 {
     }
     #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let d = e.program().relations[7].turn(0, i1(e, &pos, &v, 0));
+        let d = e.program().relations[7].turn(0, i1(&e.view(), &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -41227,7 +40324,7 @@ mod p25 {
     }
     #[inline(always)]
     fn ap15(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap33(e, v, pos, r);
@@ -41273,7 +40370,7 @@ mod p25 {
     #[inline(always)]
     fn ap24(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(3, e.rt_mover());
-        for c in s30(e, &pos, &v, ALL, 0).iter() {
+        for c in s30(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -41282,7 +40379,7 @@ mod p25 {
     #[inline]
     fn ap33(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -41291,7 +40388,7 @@ mod p25 {
     }
     #[inline(always)]
     fn ap34(e: &mut Engine<'_>, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
+        if b6(&e.view(), &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
             ap36(e, v, pos, r);
@@ -41308,7 +40405,7 @@ mod p25 {
     }
     #[inline]
     fn s0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41318,7 +40415,7 @@ mod p25 {
     }
     #[inline]
     fn s1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41328,7 +40425,7 @@ mod p25 {
     }
     #[inline]
     fn s3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41338,7 +40435,7 @@ mod p25 {
     }
     #[inline]
     fn s4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41348,7 +40445,7 @@ mod p25 {
     }
     #[inline]
     fn s5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41358,7 +40455,7 @@ mod p25 {
     }
     #[inline]
     fn s6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41368,7 +40465,7 @@ mod p25 {
     }
     #[inline]
     fn s7<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41378,7 +40475,7 @@ mod p25 {
     }
     #[inline]
     fn s9<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41390,7 +40487,7 @@ mod p25 {
     }
     #[inline]
     fn s10<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41400,7 +40497,7 @@ mod p25 {
     }
     #[inline]
     fn s11<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41415,7 +40512,7 @@ mod p25 {
     }
     #[inline]
     fn s12<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41425,7 +40522,7 @@ mod p25 {
     }
     #[inline]
     fn s13<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41436,7 +40533,7 @@ mod p25 {
     }
     #[inline]
     fn s14<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41446,7 +40543,7 @@ mod p25 {
     }
     #[inline]
     fn s15<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41456,7 +40553,7 @@ mod p25 {
     }
     #[inline]
     fn s16<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41466,7 +40563,7 @@ mod p25 {
     }
     #[inline]
     fn s17<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41476,7 +40573,7 @@ mod p25 {
     }
     #[inline]
     fn s18<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41487,7 +40584,7 @@ mod p25 {
     }
     #[inline]
     fn s19<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41500,7 +40597,7 @@ mod p25 {
     }
     #[inline]
     fn s20<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41510,7 +40607,7 @@ mod p25 {
     }
     #[inline]
     fn s21<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41520,7 +40617,7 @@ mod p25 {
     }
     #[inline]
     fn s22<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41530,7 +40627,7 @@ mod p25 {
     }
     #[inline]
     fn s24<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41541,7 +40638,7 @@ mod p25 {
     }
     #[inline]
     fn s26<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41553,7 +40650,7 @@ mod p25 {
     }
     #[inline]
     fn s27<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41563,7 +40660,7 @@ mod p25 {
     }
     #[inline]
     fn s28<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41572,9 +40669,9 @@ mod p25 {
         let x = s27(e, pos, v, d, cand);
         if x.is_empty() { x } else { s26(e, pos, v, x, cand) }
     }
-    #[inline]
+    #[inline(always)]
     fn s29<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41585,9 +40682,9 @@ mod p25 {
         let run = None;
         rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
-    #[inline]
+    #[inline(always)]
     fn s30<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         d: S,
@@ -41599,80 +40696,40 @@ mod p25 {
         rel.line(e.rt_mover(), dir, usize::from(6u16), run) & d
     }
     #[inline]
-    fn i0<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(v[0])]
     }
     #[inline]
-    fn i2<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         2
     }
     #[inline]
-    fn i3<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[0])
     }
     #[inline]
-    fn i4<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         -1
     }
-    #[inline]
-    fn i5<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i6<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i7<const L: usize>(
-        e: &Engine<'_>,
-        pos: &Pos<1, 3, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 1, L>, v: &V, cand: u16) -> i32 {
         37
     }
     #[inline]
     fn b0<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         cand: u16,
@@ -41681,7 +40738,7 @@ mod p25 {
     }
     #[inline]
     fn b1<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         cand: u16,
@@ -41692,7 +40749,7 @@ mod p25 {
     }
     #[inline]
     fn b2<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         cand: u16,
@@ -41701,7 +40758,7 @@ mod p25 {
     }
     #[inline]
     fn b3<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         cand: u16,
@@ -41712,7 +40769,7 @@ mod p25 {
     }
     #[inline]
     fn b4<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         cand: u16,
@@ -41721,16 +40778,16 @@ mod p25 {
     }
     #[inline]
     fn b5<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b1(e, pos, v, cand) || b4(e, pos, v, cand)
     }
-    #[inline]
+    #[inline(always)]
     fn b6<const L: usize>(
-        e: &Engine<'_>,
+        e: &View<'_>,
         pos: &Pos<1, 3, 1, L>,
         v: &V,
         cand: u16,
@@ -44488,17 +43545,13 @@ mod p26 {
         1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9,
         1, 2, 3, 4, 5, 6, 7, 8, 9,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -44521,7 +43574,7 @@ mod p26 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -44544,7 +43597,7 @@ mod p26 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap5(e, v, pos, r);
@@ -44558,7 +43611,7 @@ mod p26 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -44567,7 +43620,7 @@ mod p26 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap10(e, v, pos, r);
@@ -44575,7 +43628,7 @@ mod p26 {
     }
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap8(e, v, pos, r);
         } else {
             ap9(e, v, pos, r);
@@ -44596,8 +43649,8 @@ mod p26 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 91, L>,
         v: &V,
         d: S,
@@ -44606,8 +43659,8 @@ mod p26 {
         d - pos.occupied
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 91, L>,
         v: &V,
         d: S,
@@ -44615,36 +43668,36 @@ mod p26 {
     ) -> S {
         pos.of_player(e.rt_mover()) & d
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 91, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 91, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 91, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         40
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 91, L>,
         v: &V,
         cand: u16,
@@ -44653,18 +43706,18 @@ mod p26 {
         let s = s1(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 91, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 91, L>,
         v: &V,
         cand: u16,
@@ -44673,18 +43726,18 @@ mod p26 {
         let s = s1(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 91, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (pos.owner(usize::from(9u16)) == e.rt_mover()) == false
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<2, 2, 91, L>,
         v: &V,
         cand: u16,
@@ -44943,17 +43996,13 @@ mod p27 {
     static AXIS0: [i32; 12] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 12] = [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -44972,7 +44021,7 @@ mod p27 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -44981,7 +44030,7 @@ mod p27 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at3(e, v, &pos, m, g);
         } else {
@@ -44989,7 +44038,7 @@ mod p27 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         for c in s0(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -44997,7 +44046,7 @@ mod p27 {
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s1(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -45006,7 +44055,7 @@ mod p27 {
         at5(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<2>(m, 0) {
@@ -45025,7 +44074,7 @@ mod p27 {
         }
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -45036,7 +44085,7 @@ mod p27 {
         }
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -45047,7 +44096,7 @@ mod p27 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let (from, to) = (usize::from(v[1]), usize::from(v[2]));
         if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
@@ -45063,13 +44112,7 @@ mod p27 {
         at19(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -45080,13 +44123,7 @@ mod p27 {
         }
     }
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -45097,13 +44134,7 @@ mod p27 {
         }
     }
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let (from, to) = (usize::from(v[3]), usize::from(v[4]));
         if let Some([lift, drop]) = ops::move_changes(from, to, pos.code(from)) {
@@ -45119,26 +44150,14 @@ mod p27 {
         at16(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at16(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at17(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at17(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         for c in s16(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
@@ -45146,13 +44165,7 @@ mod p27 {
         at19(e, v, &pos, m, g);
     }
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at19(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend(m, 0) {
@@ -45171,26 +44184,14 @@ mod p27 {
         }
     }
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at20(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at26(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -45201,39 +44202,21 @@ mod p27 {
         }
     }
     #[inline(always)]
-    fn at27<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at27(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[6]), piece);
         at29(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at29<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at29(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s5(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<3>(m, c as u8);
         }
     }
     #[inline]
-    fn at34<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at34(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -45253,7 +44236,7 @@ mod p27 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -45279,7 +44262,7 @@ mod p27 {
     }
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap3(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -45287,7 +44270,7 @@ mod p27 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s0(e, &pos, &v, ALL, 0).iter() {
+        for c in s0(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -45295,7 +44278,7 @@ mod p27 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s1(e, &pos, &v, ALL, 0);
+        let s = s1(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -45340,7 +44323,7 @@ mod p27 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -45384,7 +44367,7 @@ mod p27 {
     }
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s16(e, &pos, &v, ALL, 0).iter() {
+        for c in s16(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -45432,7 +44415,7 @@ mod p27 {
     #[inline]
     fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -45441,7 +44424,7 @@ mod p27 {
     }
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
             ap39(e, v, pos, r);
@@ -45449,7 +44432,7 @@ mod p27 {
     }
     #[inline(always)]
     fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap37(e, v, pos, r);
         } else {
             ap38(e, v, pos, r);
@@ -45470,8 +44453,8 @@ mod p27 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45480,8 +44463,8 @@ mod p27 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45490,8 +44473,8 @@ mod p27 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45502,8 +44485,8 @@ mod p27 {
         one & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45512,8 +44495,8 @@ mod p27 {
         R5[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45522,8 +44505,8 @@ mod p27 {
         d - pos.occupied
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45533,8 +44516,8 @@ mod p27 {
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45545,8 +44528,8 @@ mod p27 {
         one & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45557,8 +44540,8 @@ mod p27 {
         one & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45569,8 +44552,8 @@ mod p27 {
         x & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45579,8 +44562,8 @@ mod p27 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45589,8 +44572,8 @@ mod p27 {
         s5(e, pos, v, d, cand) | s11(e, pos, v, d, cand)
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45600,8 +44583,8 @@ mod p27 {
         if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45641,8 +44624,8 @@ mod p27 {
         out & d
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45652,8 +44635,8 @@ mod p27 {
         if x.is_empty() { x } else { x - s0(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45662,8 +44645,8 @@ mod p27 {
         pos.of_player(0u8) & d
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45672,8 +44655,8 @@ mod p27 {
         pos.of_player(1u8) & d
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45682,8 +44665,8 @@ mod p27 {
         s22(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45692,8 +44675,8 @@ mod p27 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45702,8 +44685,8 @@ mod p27 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45711,9 +44694,9 @@ mod p27 {
     ) -> S {
         S::from_words([0x800]) & d
     }
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45721,9 +44704,9 @@ mod p27 {
     ) -> S {
         S::from_words([0x801]) & d
     }
-    #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45745,8 +44728,8 @@ mod p27 {
         out & d
     }
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s34<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45757,8 +44740,8 @@ mod p27 {
         x & d
     }
     #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s36<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         d: S,
@@ -45768,17 +44751,17 @@ mod p27 {
         if x.is_empty() { x } else { s34(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::from(v[2])
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
@@ -45786,53 +44769,53 @@ mod p27 {
         AXIS1[usize::from(v[2])]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::from(v[4])
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         34
     }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::try_from(s30(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
@@ -45840,26 +44823,26 @@ mod p27 {
         2
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 0u8) == true
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 28, L>,
         v: &V,
         cand: u16,
@@ -46299,17 +45282,13 @@ mod p28 {
     static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
     /// Coordinate `r` of each cell.
     static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
@@ -46317,7 +45296,7 @@ mod p28 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend_at::<0>(m, k as u8) {
@@ -46327,11 +45306,11 @@ mod p28 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -46350,7 +45329,7 @@ mod p28 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -46361,20 +45340,14 @@ mod p28 {
         }
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -46394,7 +45367,7 @@ mod p28 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -46404,7 +45377,7 @@ mod p28 {
     }
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -46420,7 +45393,7 @@ mod p28 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 12usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -46435,7 +45408,7 @@ mod p28 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 12usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -46480,7 +45453,7 @@ mod p28 {
     #[inline]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -46489,7 +45462,7 @@ mod p28 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap18(e, v, pos, r);
@@ -46505,8 +45478,8 @@ mod p28 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46515,8 +45488,8 @@ mod p28 {
         S::from_words([0x49]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46525,8 +45498,8 @@ mod p28 {
         S::from_words([0x1ff]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46535,8 +45508,8 @@ mod p28 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46545,8 +45518,8 @@ mod p28 {
         S::from_words([0x80]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46555,8 +45528,8 @@ mod p28 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46597,8 +45570,8 @@ mod p28 {
         out & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46608,8 +45581,8 @@ mod p28 {
         if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46620,8 +45593,8 @@ mod p28 {
         one & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46631,8 +45604,8 @@ mod p28 {
             & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46641,8 +45614,8 @@ mod p28 {
         d - pos.occupied
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46651,8 +45624,8 @@ mod p28 {
         s10(e, pos, v, d, cand) | s5(e, pos, v, d, cand)
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         d: S,
@@ -46662,8 +45635,8 @@ mod p28 {
         if x.is_empty() { x } else { s9(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         cand: u16,
@@ -46671,8 +45644,8 @@ mod p28 {
         0
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         cand: u16,
@@ -46680,8 +45653,8 @@ mod p28 {
         2
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         cand: u16,
@@ -46689,8 +45662,8 @@ mod p28 {
         pos.counters[12]
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         cand: u16,
@@ -46698,8 +45671,8 @@ mod p28 {
         pos.counters[13]
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         cand: u16,
@@ -46707,26 +45680,26 @@ mod p28 {
         1
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::from(v[1])
     }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         cand: u16,
@@ -46734,17 +45707,17 @@ mod p28 {
         8
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i0(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 14, L>,
         v: &V,
         cand: u16,
@@ -47345,17 +46318,13 @@ mod p29 {
     static AXIS1: [i32; 24] = [
         0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -47378,7 +46347,7 @@ mod p29 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -47401,7 +46370,7 @@ mod p29 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap5(e, v, pos, r);
@@ -47415,7 +46384,7 @@ mod p29 {
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -47425,7 +46394,7 @@ mod p29 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i2(e, &pos, &v, 0);
+        let value = i2(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -47435,7 +46404,7 @@ mod p29 {
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -47444,7 +46413,7 @@ mod p29 {
     }
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -47452,7 +46421,7 @@ mod p29 {
     }
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -47473,8 +46442,8 @@ mod p29 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47483,8 +46452,8 @@ mod p29 {
         S::from_words([0x10101]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47493,8 +46462,8 @@ mod p29 {
         S::from_words([0x808080]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47503,8 +46472,8 @@ mod p29 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47513,8 +46482,8 @@ mod p29 {
         S::from_words([0x40]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47523,8 +46492,8 @@ mod p29 {
         S::from_words([0x4000]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47533,8 +46502,8 @@ mod p29 {
         S::from_words([0x4040]) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47543,8 +46512,8 @@ mod p29 {
         S::from_words([0x10000]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47553,8 +46522,8 @@ mod p29 {
         S::from_words([0x14040]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47562,9 +46531,9 @@ mod p29 {
     ) -> S {
         d & pos.occupied
     }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47573,8 +46542,8 @@ mod p29 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47583,8 +46552,8 @@ mod p29 {
         S::from_words([0x2000]) & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47593,8 +46562,8 @@ mod p29 {
         S::from_words([0x2]) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         d: S,
@@ -47603,53 +46572,28 @@ mod p29 {
         S::from_words([0x2002]) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         30
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i8<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -47658,18 +46602,18 @@ mod p29 {
         let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 2, L>,
         v: &V,
         cand: u16,
@@ -47990,17 +46934,13 @@ mod p30 {
     static AXIS0: [i32; 7] = [0, 0, 1, 1, 1, 2, 2];
     /// Coordinate `r` of each cell.
     static AXIS1: [i32; 7] = [1, 2, 0, 1, 2, 0, 1];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
@@ -48008,7 +46948,7 @@ mod p30 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..3u16 {
             if let Some(m) = g.extend_at::<0>(m, k as u8) {
@@ -48018,11 +46958,11 @@ mod p30 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 9usize;
         let value = i1(e, &pos, &v, 0);
@@ -48031,7 +46971,7 @@ mod p30 {
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -48050,7 +46990,7 @@ mod p30 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i5(e, &pos, &v, 0);
@@ -48078,13 +47018,7 @@ mod p30 {
         }
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -48104,7 +47038,7 @@ mod p30 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -48114,7 +47048,7 @@ mod p30 {
     }
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -48130,7 +47064,7 @@ mod p30 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -48145,7 +47079,7 @@ mod p30 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -48191,7 +47125,7 @@ mod p30 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s6(e, &pos, &v, ALL, 0).iter() {
+        for c in s6(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -48199,8 +47133,8 @@ mod p30 {
     }
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i6(e, &pos, &v, 0);
-        for c in s11(e, &pos, &v, ALL, 0).iter() {
+        let value = i6(&e.view(), &pos, &v, 0);
+        for c in s11(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -48212,7 +47146,7 @@ mod p30 {
     #[inline]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -48221,7 +47155,7 @@ mod p30 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -48229,7 +47163,7 @@ mod p30 {
     }
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -48250,8 +47184,8 @@ mod p30 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48260,8 +47194,8 @@ mod p30 {
         S::from_words([0x24]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48270,8 +47204,8 @@ mod p30 {
         S::from_words([0x12]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48280,8 +47214,8 @@ mod p30 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48292,8 +47226,8 @@ mod p30 {
         x & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48302,9 +47236,9 @@ mod p30 {
         let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48313,8 +47247,8 @@ mod p30 {
         pos.locals[0] & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48322,9 +47256,9 @@ mod p30 {
     ) -> S {
         d - pos.occupied
     }
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48334,9 +47268,9 @@ mod p30 {
         let x = (of.shifted(-1) & S::from_words([0x2d]));
         d & x
     }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48346,9 +47280,9 @@ mod p30 {
         let x = (of & S::from_words([0x6c])).shifted(-2);
         x & d
     }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48358,8 +47292,8 @@ mod p30 {
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48368,8 +47302,8 @@ mod p30 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48380,8 +47314,8 @@ mod p30 {
         d & x
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48390,8 +47324,8 @@ mod p30 {
         d & pos.occupied
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48401,8 +47335,8 @@ mod p30 {
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48418,8 +47352,8 @@ mod p30 {
         out
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48429,8 +47363,8 @@ mod p30 {
         if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48439,8 +47373,8 @@ mod p30 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i15(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48450,8 +47384,8 @@ mod p30 {
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48460,8 +47394,8 @@ mod p30 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i18(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48471,8 +47405,8 @@ mod p30 {
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48481,8 +47415,8 @@ mod p30 {
         s21(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -48494,8 +47428,8 @@ mod p30 {
         rel.line(e.rt_mover(), dir, usize::from(6u16), run) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48503,8 +47437,8 @@ mod p30 {
         pos.counters[9]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48512,8 +47446,8 @@ mod p30 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48521,8 +47455,8 @@ mod p30 {
         pos.counters[10]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48530,35 +47464,35 @@ mod p30 {
         1
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         3
     }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(6u16)]
     }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48566,8 +47500,8 @@ mod p30 {
         32
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48576,8 +47510,8 @@ mod p30 {
         stock_points(&e.program().shapes, &pos.counters, who)
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48585,8 +47519,8 @@ mod p30 {
         -1
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48594,8 +47528,8 @@ mod p30 {
         2147483647
     }
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48603,8 +47537,8 @@ mod p30 {
         -2147483648
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48612,8 +47546,8 @@ mod p30 {
         if b4(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48621,8 +47555,8 @@ mod p30 {
         if b5(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
     }
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48630,8 +47564,8 @@ mod p30 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48639,26 +47573,26 @@ mod p30 {
         int_op(IntOp::Div, i5(e, pos, v, cand), i19(e, pos, v, cand))
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48666,8 +47600,8 @@ mod p30 {
         (e.rt_mover() == 1u8) == true
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48675,8 +47609,8 @@ mod p30 {
         compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48684,8 +47618,8 @@ mod p30 {
         (pos.owner(usize::from(4u16)) == e.rt_mover()) == true
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48693,8 +47627,8 @@ mod p30 {
         (2u16 == 1u16) == false
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -48702,8 +47636,8 @@ mod p30 {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49024,17 +47958,13 @@ mod p31 {
     static AXIS0: [i32; 7] = [0, 0, 1, 1, 1, 2, 2];
     /// Coordinate `r` of each cell.
     static AXIS1: [i32; 7] = [1, 2, 0, 1, 2, 0, 1];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
@@ -49042,7 +47972,7 @@ mod p31 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..3u16 {
             if let Some(m) = g.extend_at::<0>(m, k as u8) {
@@ -49052,11 +47982,11 @@ mod p31 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 9usize;
         let value = i1(e, &pos, &v, 0);
@@ -49065,7 +47995,7 @@ mod p31 {
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -49084,7 +48014,7 @@ mod p31 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i5(e, &pos, &v, 0);
@@ -49112,13 +48042,7 @@ mod p31 {
         }
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -49138,7 +48062,7 @@ mod p31 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -49148,7 +48072,7 @@ mod p31 {
     }
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -49164,7 +48088,7 @@ mod p31 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -49179,7 +48103,7 @@ mod p31 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 9usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -49225,7 +48149,7 @@ mod p31 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s6(e, &pos, &v, ALL, 0).iter() {
+        for c in s6(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -49233,8 +48157,8 @@ mod p31 {
     }
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i6(e, &pos, &v, 0);
-        for c in s11(e, &pos, &v, ALL, 0).iter() {
+        let value = i6(&e.view(), &pos, &v, 0);
+        for c in s11(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 1usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -49246,7 +48170,7 @@ mod p31 {
     #[inline]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -49255,7 +48179,7 @@ mod p31 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -49263,7 +48187,7 @@ mod p31 {
     }
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap19(e, v, pos, r);
@@ -49284,8 +48208,8 @@ mod p31 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49294,8 +48218,8 @@ mod p31 {
         S::from_words([0x24]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49304,8 +48228,8 @@ mod p31 {
         S::from_words([0x12]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49314,8 +48238,8 @@ mod p31 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49326,8 +48250,8 @@ mod p31 {
         x & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49336,9 +48260,9 @@ mod p31 {
         let x = s0(e, pos, v, d, cand);
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49347,8 +48271,8 @@ mod p31 {
         pos.locals[0] & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49356,9 +48280,9 @@ mod p31 {
     ) -> S {
         d - pos.occupied
     }
-    #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49368,9 +48292,9 @@ mod p31 {
         let x = (of.shifted(-1) & S::from_words([0x2d]));
         d & x
     }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49380,9 +48304,9 @@ mod p31 {
         let x = (of & S::from_words([0x6c])).shifted(-2);
         x & d
     }
-    #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49392,8 +48316,8 @@ mod p31 {
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49402,8 +48326,8 @@ mod p31 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49414,8 +48338,8 @@ mod p31 {
         d & x
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49424,8 +48348,8 @@ mod p31 {
         d & pos.occupied
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49435,8 +48359,8 @@ mod p31 {
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49452,8 +48376,8 @@ mod p31 {
         out
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49463,8 +48387,8 @@ mod p31 {
         if x.is_empty() { x } else { s17(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49473,8 +48397,8 @@ mod p31 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i15(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49484,8 +48408,8 @@ mod p31 {
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49494,8 +48418,8 @@ mod p31 {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Le, i18(e, pos, v, cand))) & d
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49505,8 +48429,8 @@ mod p31 {
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49515,8 +48439,8 @@ mod p31 {
         s21(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         d: S,
@@ -49528,8 +48452,8 @@ mod p31 {
         rel.line(e.rt_mover(), dir, usize::from(6u16), run) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49537,8 +48461,8 @@ mod p31 {
         pos.counters[9]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49546,8 +48470,8 @@ mod p31 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49555,8 +48479,8 @@ mod p31 {
         pos.counters[10]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49564,35 +48488,35 @@ mod p31 {
         1
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         3
     }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[1usize + usize::from(6u16)]
     }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49600,8 +48524,8 @@ mod p31 {
         32
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49610,8 +48534,8 @@ mod p31 {
         stock_points(&e.program().shapes, &pos.counters, who)
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49619,8 +48543,8 @@ mod p31 {
         -1
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49628,8 +48552,8 @@ mod p31 {
         2147483647
     }
     #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49637,8 +48561,8 @@ mod p31 {
         -2147483648
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49646,8 +48570,8 @@ mod p31 {
         if b4(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49655,8 +48579,8 @@ mod p31 {
         if b5(e, pos, v, cand) { i13(e, pos, v, cand) } else { i14(e, pos, v, cand) }
     }
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49664,8 +48588,8 @@ mod p31 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49673,26 +48597,26 @@ mod p31 {
         int_op(IntOp::Div, i5(e, pos, v, cand), i19(e, pos, v, cand))
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49700,8 +48624,8 @@ mod p31 {
         (e.rt_mover() == 1u8) == true
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49709,8 +48633,8 @@ mod p31 {
         compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49718,8 +48642,8 @@ mod p31 {
         (pos.owner(usize::from(4u16)) == e.rt_mover()) == true
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49727,8 +48651,8 @@ mod p31 {
         (2u16 == 1u16) == false
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -49736,8 +48660,8 @@ mod p31 {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 15, L>,
         v: &V,
         cand: u16,
@@ -50208,17 +49132,13 @@ mod p32 {
         0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1,
         0, 1, 0,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -50241,7 +49161,7 @@ mod p32 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -50265,7 +49185,7 @@ mod p32 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -50274,7 +49194,7 @@ mod p32 {
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap9(e, v, pos, r);
@@ -50282,7 +49202,7 @@ mod p32 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -50303,8 +49223,8 @@ mod p32 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -50313,8 +49233,8 @@ mod p32 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -50323,8 +49243,8 @@ mod p32 {
         S::from_words([0x4000]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -50333,8 +49253,8 @@ mod p32 {
         d - pos.occupied
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -50343,8 +49263,8 @@ mod p32 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -50354,8 +49274,8 @@ mod p32 {
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -50364,90 +49284,55 @@ mod p32 {
         let x = s3(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s6(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         4
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         pos.counters.get(2usize + usize::from(1u8)).copied().unwrap_or(0)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         24
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (21u16 == 14u16) == true
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         cand: u16,
@@ -50918,17 +49803,13 @@ mod p33 {
         0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1,
         0, 1, 0,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -50951,7 +49832,7 @@ mod p33 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -50975,7 +49856,7 @@ mod p33 {
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -50984,7 +49865,7 @@ mod p33 {
     }
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
             ap9(e, v, pos, r);
@@ -50992,7 +49873,7 @@ mod p33 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -51013,8 +49894,8 @@ mod p33 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -51023,8 +49904,8 @@ mod p33 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -51033,8 +49914,8 @@ mod p33 {
         S::from_words([0x4000]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -51043,8 +49924,8 @@ mod p33 {
         d - pos.occupied
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -51053,8 +49934,8 @@ mod p33 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -51064,8 +49945,8 @@ mod p33 {
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         d: S,
@@ -51074,90 +49955,55 @@ mod p33 {
         let x = s3(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s6(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         3
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         4
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         pos.counters.get(2usize + usize::from(1u8)).copied().unwrap_or(0)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 3, 5, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 3, 5, L>, v: &V, cand: u16) -> i32 {
         24
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (21u16 == 14u16) == true
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 5, L>,
         v: &V,
         cand: u16,
@@ -51798,17 +50644,13 @@ mod p34 {
     static AXIS1: [i32; 25] = [
         0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -51827,7 +50669,7 @@ mod p34 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -51838,34 +50680,28 @@ mod p34 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(3, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at5(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -51885,7 +50721,7 @@ mod p34 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -51930,7 +50766,7 @@ mod p34 {
     #[inline]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -51939,7 +50775,7 @@ mod p34 {
     }
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap12(e, v, pos, r);
         } else {
             ap13(e, v, pos, r);
@@ -51955,8 +50791,8 @@ mod p34 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -51965,8 +50801,8 @@ mod p34 {
         S::from_words([0x108421]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -51975,8 +50811,8 @@ mod p34 {
         S::from_words([0x1084210]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -51985,8 +50821,8 @@ mod p34 {
         d - pos.occupied
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -51995,8 +50831,8 @@ mod p34 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -52005,8 +50841,8 @@ mod p34 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -52058,8 +50894,8 @@ mod p34 {
         out & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -52069,44 +50905,24 @@ mod p34 {
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         36
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         cand: u16,
@@ -52915,17 +51731,13 @@ mod p35 {
     static AXIS1: [i32; 25] = [
         0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -52944,7 +51756,7 @@ mod p35 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -52955,34 +51767,28 @@ mod p35 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(3, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at5(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -53002,7 +51808,7 @@ mod p35 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -53047,7 +51853,7 @@ mod p35 {
     #[inline]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -53056,7 +51862,7 @@ mod p35 {
     }
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap12(e, v, pos, r);
         } else {
             ap13(e, v, pos, r);
@@ -53072,8 +51878,8 @@ mod p35 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -53082,8 +51888,8 @@ mod p35 {
         S::from_words([0x108421]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -53092,8 +51898,8 @@ mod p35 {
         S::from_words([0x1084210]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -53102,8 +51908,8 @@ mod p35 {
         d - pos.occupied
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -53112,8 +51918,8 @@ mod p35 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -53122,8 +51928,8 @@ mod p35 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -53175,8 +51981,8 @@ mod p35 {
         out & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         d: S,
@@ -53186,44 +51992,24 @@ mod p35 {
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 1, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 1, L>, v: &V, cand: u16) -> i32 {
         36
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 1, L>,
         v: &V,
         cand: u16,
@@ -54221,17 +53007,13 @@ mod p36 {
         0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1,
         2, 3, 4, 0, 1, 2, 3, 4,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -54243,7 +53025,7 @@ mod p36 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[2];
         for i in 0..1usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -54257,7 +53039,7 @@ mod p36 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[0]).unwrap_or(255);
             e.program()
@@ -54274,7 +53056,7 @@ mod p36 {
         at18(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -54285,7 +53067,7 @@ mod p36 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at9(e, v, &pos, m, g);
         }
@@ -54294,20 +53076,14 @@ mod p36 {
         }
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at10(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -54318,13 +53094,7 @@ mod p36 {
         }
     }
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -54335,13 +53105,7 @@ mod p36 {
         }
     }
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at18(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at20(e, v, &pos, m, g);
         }
@@ -54350,23 +53114,11 @@ mod p36 {
         }
     }
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at20(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at22(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -54386,7 +53138,7 @@ mod p36 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -54462,8 +53214,8 @@ mod p36 {
     }
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i0(e, &pos, &v, 0);
-        for c in s3(e, &pos, &v, ALL, 0).iter() {
+        let value = i0(&e.view(), &pos, &v, 0);
+        for c in s3(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -54482,8 +53234,8 @@ mod p36 {
     }
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i2(e, &pos, &v, 0);
-        for c in s14(e, &pos, &v, ALL, 0).iter() {
+        let value = i2(&e.view(), &pos, &v, 0);
+        for c in s14(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Add.apply(old, value);
@@ -54500,7 +53252,7 @@ mod p36 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -54509,7 +53261,7 @@ mod p36 {
     }
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -54525,8 +53277,8 @@ mod p36 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54535,8 +53287,8 @@ mod p36 {
         S::from_words([0x42108421]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54545,8 +53297,8 @@ mod p36 {
         S::from_words([0x421084210]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54555,8 +53307,8 @@ mod p36 {
         d - pos.occupied
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54565,8 +53317,8 @@ mod p36 {
         S::from_words([0x7ffffffff]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54577,8 +53329,8 @@ mod p36 {
         d & x
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54587,8 +53339,8 @@ mod p36 {
         S::from_words([0x408000100]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54597,8 +53349,8 @@ mod p36 {
         d & pos.occupied
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54610,8 +53362,8 @@ mod p36 {
         rel.line(e.rt_mover(), dir, usize::from(9u16), run) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54631,8 +53383,8 @@ mod p36 {
         x & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54641,9 +53393,9 @@ mod p36 {
         let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54652,8 +53404,8 @@ mod p36 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54664,8 +53416,8 @@ mod p36 {
         d & x
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -54685,8 +53437,8 @@ mod p36 {
         x & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -54694,8 +53446,8 @@ mod p36 {
         0
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -54703,26 +53455,26 @@ mod p36 {
         pos.counters[2usize + usize::from(8u16)]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         25
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -54730,8 +53482,8 @@ mod p36 {
         pos.counters[0]
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -54739,8 +53491,8 @@ mod p36 {
         3
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -54748,8 +53500,8 @@ mod p36 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -54775,8 +53527,8 @@ mod p36 {
         false
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -54784,8 +53536,8 @@ mod p36 {
         (29u16 == 24u16) == false
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -54793,8 +53545,8 @@ mod p36 {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -54804,17 +53556,17 @@ mod p36 {
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -54822,8 +53574,8 @@ mod p36 {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -55653,17 +54405,13 @@ mod p37 {
         0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1,
         2, 3, 4, 0, 1, 2, 3, 4,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -55675,7 +54423,7 @@ mod p37 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[2];
         for i in 0..1usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -55689,7 +54437,7 @@ mod p37 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = u8::try_from(v[0]).unwrap_or(255);
             e.program()
@@ -55706,7 +54454,7 @@ mod p37 {
         at18(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -55717,7 +54465,7 @@ mod p37 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at9(e, v, &pos, m, g);
         }
@@ -55726,20 +54474,14 @@ mod p37 {
         }
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b4(e, &pos, &v, 0) {
             return;
         }
         at10(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -55750,13 +54492,7 @@ mod p37 {
         }
     }
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -55767,13 +54503,7 @@ mod p37 {
         }
     }
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at18(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend(m, 0) {
             at20(e, v, &pos, m, g);
         }
@@ -55782,23 +54512,11 @@ mod p37 {
         }
     }
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at20(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at22(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -55818,7 +54536,7 @@ mod p37 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -55894,8 +54612,8 @@ mod p37 {
     }
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i0(e, &pos, &v, 0);
-        for c in s3(e, &pos, &v, ALL, 0).iter() {
+        let value = i0(&e.view(), &pos, &v, 0);
+        for c in s3(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Set.apply(old, value);
@@ -55914,8 +54632,8 @@ mod p37 {
     }
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let value = i2(e, &pos, &v, 0);
-        for c in s14(e, &pos, &v, ALL, 0).iter() {
+        let value = i2(&e.view(), &pos, &v, 0);
+        for c in s14(&e.view(), &pos, &v, ALL, 0).iter() {
             let slot = 2usize + c;
             let old = pos.counters[slot];
             let new = AssignKind::Add.apply(old, value);
@@ -55932,7 +54650,7 @@ mod p37 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -55941,7 +54659,7 @@ mod p37 {
     }
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap26(e, v, pos, r);
         } else {
             ap27(e, v, pos, r);
@@ -55957,8 +54675,8 @@ mod p37 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -55967,8 +54685,8 @@ mod p37 {
         S::from_words([0x42108421]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -55977,8 +54695,8 @@ mod p37 {
         S::from_words([0x421084210]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -55987,8 +54705,8 @@ mod p37 {
         d - pos.occupied
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -55997,8 +54715,8 @@ mod p37 {
         S::from_words([0x7ffffffff]) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -56009,8 +54727,8 @@ mod p37 {
         d & x
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -56019,8 +54737,8 @@ mod p37 {
         S::from_words([0x408000100]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -56029,8 +54747,8 @@ mod p37 {
         d & pos.occupied
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -56042,8 +54760,8 @@ mod p37 {
         rel.line(e.rt_mover(), dir, usize::from(9u16), run) & d
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -56063,8 +54781,8 @@ mod p37 {
         x & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -56073,9 +54791,9 @@ mod p37 {
         let x = s2(e, pos, v, d, cand);
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -56084,8 +54802,8 @@ mod p37 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -56096,8 +54814,8 @@ mod p37 {
         d & x
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         d: S,
@@ -56117,8 +54835,8 @@ mod p37 {
         x & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -56126,8 +54844,8 @@ mod p37 {
         0
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -56135,26 +54853,26 @@ mod p37 {
         pos.counters[2usize + usize::from(8u16)]
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         25
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -56162,8 +54880,8 @@ mod p37 {
         pos.counters[0]
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -56171,8 +54889,8 @@ mod p37 {
         3
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -56180,8 +54898,8 @@ mod p37 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -56207,8 +54925,8 @@ mod p37 {
         false
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -56216,8 +54934,8 @@ mod p37 {
         (29u16 == 24u16) == false
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -56225,8 +54943,8 @@ mod p37 {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -56236,17 +54954,17 @@ mod p37 {
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -56254,8 +54972,8 @@ mod p37 {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 37, L>,
         v: &V,
         cand: u16,
@@ -57276,17 +55994,13 @@ mod p38 {
         3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
         2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -57305,7 +56019,7 @@ mod p38 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -57316,14 +56030,14 @@ mod p38 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
         for i in 0..4usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -57337,7 +56051,7 @@ mod p38 {
         }
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[6].turn(0, i2(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -57346,7 +56060,7 @@ mod p38 {
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s1(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -57355,12 +56069,12 @@ mod p38 {
         at8(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[4] = 0;
         at9(e, v, &pos, m, g);
     }
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -57376,13 +56090,7 @@ mod p38 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s3(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -57391,23 +56099,11 @@ mod p38 {
         at9(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at17(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -57427,7 +56123,7 @@ mod p38 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -57463,7 +56159,7 @@ mod p38 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let d = e.program().relations[6].turn(0, i2(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i2(&e.view(), &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -57472,7 +56168,7 @@ mod p38 {
     }
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s1(e, &pos, &v, ALL, 0);
+        let s = s1(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -57486,7 +56182,7 @@ mod p38 {
     }
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             ap12(e, v, pos, r);
             return;
         }
@@ -57498,7 +56194,7 @@ mod p38 {
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s3(e, &pos, &v, ALL, 0);
+        let s = s3(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -57525,7 +56221,7 @@ mod p38 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(v[0]);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -57535,7 +56231,7 @@ mod p38 {
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -57544,7 +56240,7 @@ mod p38 {
     }
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap19(e, v, pos, r);
         } else {
             ap22(e, v, pos, r);
@@ -57552,7 +56248,7 @@ mod p38 {
     }
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -57573,8 +56269,8 @@ mod p38 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         d: S,
@@ -57583,8 +56279,8 @@ mod p38 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         d: S,
@@ -57595,8 +56291,8 @@ mod p38 {
         one & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         d: S,
@@ -57607,8 +56303,8 @@ mod p38 {
         one & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         d: S,
@@ -57622,8 +56318,8 @@ mod p38 {
         rel.step_along(dir, s2(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         d: S,
@@ -57632,8 +56328,8 @@ mod p38 {
         d - pos.occupied
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         d: S,
@@ -57642,8 +56338,8 @@ mod p38 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         d: S,
@@ -57653,8 +56349,8 @@ mod p38 {
         if x.is_empty() { x } else { x - s5(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         d: S,
@@ -57664,8 +56360,8 @@ mod p38 {
         if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         d: S,
@@ -57677,8 +56373,8 @@ mod p38 {
         rel.line(e.rt_mover(), dir, usize::from(31u16), run) & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         d: S,
@@ -57687,8 +56383,8 @@ mod p38 {
         S::from_words([0x100200]) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
@@ -57697,8 +56393,8 @@ mod p38 {
         if d == 255 { -1 } else { i32::from(d) }
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
@@ -57706,8 +56402,8 @@ mod p38 {
         1
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
@@ -57715,8 +56411,8 @@ mod p38 {
         int_op(IntOp::Add, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
@@ -57724,8 +56420,8 @@ mod p38 {
         i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
@@ -57733,26 +56429,26 @@ mod p38 {
         0
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         i32::from(v[3])
     }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
@@ -57760,8 +56456,8 @@ mod p38 {
         28
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
@@ -57769,8 +56465,8 @@ mod p38 {
         i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
@@ -57778,26 +56474,26 @@ mod p38 {
         i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         !s7(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 66, L>,
         v: &V,
         cand: u16,
@@ -58424,17 +57120,13 @@ mod p39 {
     static AXIS2: [i32; 27] = [
         0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<0>(m, 0) {
             at1(e, v, &pos, m, g);
         }
@@ -58443,11 +57135,11 @@ mod p39 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -58458,21 +57150,21 @@ mod p39 {
         }
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at7(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
         at8(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -58492,7 +57184,7 @@ mod p39 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -58537,7 +57229,7 @@ mod p39 {
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -58546,7 +57238,7 @@ mod p39 {
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b2(e, &pos, &v, 0) {
+        if b2(&e.view(), &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -58562,8 +57254,8 @@ mod p39 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58572,8 +57264,8 @@ mod p39 {
         S::from_words([0x1249249]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58582,8 +57274,8 @@ mod p39 {
         S::from_words([0x4924924]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58592,8 +57284,8 @@ mod p39 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58602,8 +57294,8 @@ mod p39 {
         S::from_words([0x10]) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58612,8 +57304,8 @@ mod p39 {
         S::from_words([0x80000]) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58622,8 +57314,8 @@ mod p39 {
         S::from_words([0x80010]) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58632,8 +57324,8 @@ mod p39 {
         S::from_words([0x1000000]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58642,8 +57334,8 @@ mod p39 {
         S::from_words([0x1080010]) & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58652,8 +57344,8 @@ mod p39 {
         d - pos.occupied
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58662,8 +57354,8 @@ mod p39 {
         S::from_words([0x7ffffff]) & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58674,8 +57366,8 @@ mod p39 {
         d & x
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         d: S,
@@ -58685,71 +57377,36 @@ mod p39 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         4
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         31
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 2, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 2, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
@@ -58757,17 +57414,17 @@ mod p39 {
         false
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ne, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 2, L>,
         v: &V,
         cand: u16,
@@ -59554,17 +58211,13 @@ mod p40 {
         1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2,
         3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -59583,7 +58236,7 @@ mod p40 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -59595,11 +58248,11 @@ mod p40 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[6].turn(0, i4(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -59608,7 +58261,7 @@ mod p40 {
         at14(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -59619,30 +58272,18 @@ mod p40 {
         }
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<3>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at18(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -59662,7 +58303,7 @@ mod p40 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -59690,7 +58331,7 @@ mod p40 {
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -59699,7 +58340,7 @@ mod p40 {
     }
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let d = e.program().relations[6].turn(0, i4(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i4(&e.view(), &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -59743,7 +58384,7 @@ mod p40 {
     #[inline]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(e.rt_mover());
-        let value = i6(e, &pos, &v, 0);
+        let value = i6(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -59753,7 +58394,7 @@ mod p40 {
     #[inline]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i0(e, &pos, &v, 0);
+        let value = i0(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -59762,7 +58403,7 @@ mod p40 {
     }
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
             ap21(e, v, pos, r);
@@ -59778,8 +58419,8 @@ mod p40 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59788,8 +58429,8 @@ mod p40 {
         S::from_words([0x421084210]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59798,8 +58439,8 @@ mod p40 {
         S::from_words([0x4210842108]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59808,8 +58449,8 @@ mod p40 {
         d - pos.occupied
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59819,8 +58460,8 @@ mod p40 {
         if x.is_empty() { x } else { x - s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59829,8 +58470,8 @@ mod p40 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59839,8 +58480,8 @@ mod p40 {
         pos.of_player(0u8) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59849,8 +58490,8 @@ mod p40 {
         pos.of_player(1u8) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59859,8 +58500,8 @@ mod p40 {
         s6(e, pos, v, d, cand) | s7(e, pos, v, d, cand)
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59870,8 +58511,8 @@ mod p40 {
         if x.is_empty() { x } else { x - s8(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59882,8 +58523,8 @@ mod p40 {
         one & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59893,8 +58534,8 @@ mod p40 {
             & d
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59903,8 +58544,8 @@ mod p40 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         d: S,
@@ -59914,71 +58555,36 @@ mod p40 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         -1
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Rem, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i6<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 4, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 4, L>, v: &V, cand: u16) -> i32 {
         40
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -59986,8 +58592,8 @@ mod p40 {
         0
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -59995,8 +58601,8 @@ mod p40 {
         pos.counters.get(1usize + usize::from(1u8)).copied().unwrap_or(0)
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -60004,17 +58610,17 @@ mod p40 {
         neg(i11(e, pos, v, cand))
     }
     #[inline]
-    fn i13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         2
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -60022,8 +58628,8 @@ mod p40 {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i9(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 4, L>,
         v: &V,
         cand: u16,
@@ -60959,17 +59565,13 @@ mod p41 {
     static AXIS1: [i32; 27] = [
         1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -60980,14 +59582,14 @@ mod p41 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at3(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s3(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -60996,12 +59598,12 @@ mod p41 {
         at4(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
         at5(e, v, &pos, m, g);
     }
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -61017,7 +59619,7 @@ mod p41 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at6(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s5(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -61026,7 +59628,7 @@ mod p41 {
         at5(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<1>(m, 0) {
@@ -61045,13 +59647,7 @@ mod p41 {
         }
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<2>(m, 0) {
             at13(e, v, &pos, m, g);
         }
@@ -61063,13 +59659,7 @@ mod p41 {
         }
     }
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[7];
         for i in 0..2usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
@@ -61083,13 +59673,7 @@ mod p41 {
         }
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s4(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -61098,24 +59682,12 @@ mod p41 {
         at16(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at16(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[5] = 0;
         at17(e, v, &pos, m, g);
     }
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at17(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -61131,13 +59703,7 @@ mod p41 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at18(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s14(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -61146,13 +59712,7 @@ mod p41 {
         at17(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at21<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at21(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s4(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -61161,24 +59721,12 @@ mod p41 {
         at22(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at22(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         v[7] = 0;
         at23(e, v, &pos, m, g);
     }
     #[inline]
-    fn at23<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at23(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if g.out_of_steps() {
             return;
         }
@@ -61194,13 +59742,7 @@ mod p41 {
         g.leave_round();
     }
     #[inline(always)]
-    fn at24<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at24(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let s = s21(e, &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
@@ -61209,13 +59751,7 @@ mod p41 {
         at23(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at27<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at27(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<4>(m, 0) {
             at28(e, v, &pos, m, g);
         }
@@ -61224,49 +59760,25 @@ mod p41 {
         }
     }
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at28(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at33<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at33(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(1, e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
         at36(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at36(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s42(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<3>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at38<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at38(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<3>(m, 0) {
             at39(e, v, &pos, m, g);
         }
@@ -61278,46 +59790,22 @@ mod p41 {
         }
     }
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at39(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at44<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at44(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at50<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at50(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s54(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
     #[inline]
-    fn at52<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at52(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -61337,7 +59825,7 @@ mod p41 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -61360,7 +59848,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s3(e, &pos, &v, ALL, 0);
+        let s = s3(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -61374,7 +59862,7 @@ mod p41 {
     }
     #[inline]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b0(e, &pos, &v, 0) {
+        if !b0(&e.view(), &pos, &v, 0) {
             ap9(e, v, pos, r);
             return;
         }
@@ -61386,7 +59874,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s5(e, &pos, &v, ALL, 0);
+        let s = s5(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -61404,7 +59892,7 @@ mod p41 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i4(e, &pos, &v, 0);
+        let value = i4(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -61427,7 +59915,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s4(e, &pos, &v, ALL, 0);
+        let s = s4(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -61441,7 +59929,7 @@ mod p41 {
     }
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b1(e, &pos, &v, 0) {
+        if !b1(&e.view(), &pos, &v, 0) {
             ap21(e, v, pos, r);
             return;
         }
@@ -61453,7 +59941,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s14(e, &pos, &v, ALL, 0);
+        let s = s14(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -61462,7 +59950,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s4(e, &pos, &v, ALL, 0);
+        let s = s4(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -61476,7 +59964,7 @@ mod p41 {
     }
     #[inline]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if !b2(e, &pos, &v, 0) {
+        if !b2(&e.view(), &pos, &v, 0) {
             ap26(e, v, pos, r);
             return;
         }
@@ -61488,7 +59976,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let s = s21(e, &pos, &v, ALL, 0);
+        let s = s21(&e.view(), &pos, &v, ALL, 0);
         let Some(c) = ops::only_cell(&s) else {
             return;
         };
@@ -61497,7 +59985,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s21(e, &pos, &v, ALL, 0).iter() {
+        for c in s21(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -61513,7 +60001,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s31(e, &pos, &v, ALL, 0).iter() {
+        for c in s31(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -61522,7 +60010,7 @@ mod p41 {
     #[inline(always)]
     fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i9(e, &pos, &v, 0);
+        let value = i9(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -61544,7 +60032,7 @@ mod p41 {
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i10(e, &pos, &v, 0);
+        let value = i10(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -61568,7 +60056,7 @@ mod p41 {
     #[inline(always)]
     fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s45(e, &pos, &v, ALL, 0).iter() {
+        for c in s45(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -61594,7 +60082,7 @@ mod p41 {
     #[inline]
     fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i12(e, &pos, &v, 0);
+        let value = i12(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -61603,7 +60091,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap54(e, v, pos, r);
         } else {
             ap57(e, v, pos, r);
@@ -61611,7 +60099,7 @@ mod p41 {
     }
     #[inline(always)]
     fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap55(e, v, pos, r);
         } else {
             ap56(e, v, pos, r);
@@ -61632,8 +60120,8 @@ mod p41 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61642,8 +60130,8 @@ mod p41 {
         S::from_words([0x102040]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61652,8 +60140,8 @@ mod p41 {
         S::from_words([0x4081020]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61662,8 +60150,8 @@ mod p41 {
         d - pos.occupied
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61674,8 +60162,8 @@ mod p41 {
         one & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61686,8 +60174,8 @@ mod p41 {
         one & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61701,8 +60189,8 @@ mod p41 {
         x & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61711,8 +60199,8 @@ mod p41 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61722,8 +60210,8 @@ mod p41 {
         if x.is_empty() { x } else { x - s7(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61733,8 +60221,8 @@ mod p41 {
         if x.is_empty() { x } else { s5(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61745,8 +60233,8 @@ mod p41 {
         one & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61757,8 +60245,8 @@ mod p41 {
         rel.step_along(dir, s13(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61767,8 +60255,8 @@ mod p41 {
         d & pos.occupied
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61778,8 +60266,8 @@ mod p41 {
         if x.is_empty() { x } else { s15(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61790,8 +60278,8 @@ mod p41 {
         one & d
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61805,8 +60293,8 @@ mod p41 {
         rel.step_along(dir, s20(e, pos, v, ALL, cand)) & d
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61815,9 +60303,9 @@ mod p41 {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() { x } else { s2(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61825,9 +60313,9 @@ mod p41 {
     ) -> S {
         R5[0].get(usize::from(v[6])).copied().unwrap_or(S::EMPTY) & d
     }
-    #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61837,8 +60325,8 @@ mod p41 {
         if x.is_empty() { x } else { s29(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61847,8 +60335,8 @@ mod p41 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s34<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61859,8 +60347,8 @@ mod p41 {
         one & d
     }
     #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61868,9 +60356,9 @@ mod p41 {
     ) -> S {
         s33(e, pos, v, d, cand) | s34(e, pos, v, d, cand)
     }
-    #[inline]
-    fn s36<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s36<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61911,8 +60399,8 @@ mod p41 {
         out & d
     }
     #[inline]
-    fn s38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s38<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61921,8 +60409,8 @@ mod p41 {
         S::from_words([0x800000]) & d
     }
     #[inline]
-    fn s40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s40<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61931,8 +60419,8 @@ mod p41 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s42<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -61941,9 +60429,9 @@ mod p41 {
         let x = s40(e, pos, v, d, cand);
         if x.is_empty() { x } else { x - s40(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s45<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s45<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62007,8 +60495,8 @@ mod p41 {
         out & d
     }
     #[inline]
-    fn s48<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s48<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62096,8 +60584,8 @@ mod p41 {
         out & d
     }
     #[inline]
-    fn s50<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s50<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62109,8 +60597,8 @@ mod p41 {
         rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
     #[inline]
-    fn s51<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s51<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62274,8 +60762,8 @@ mod p41 {
         out & d
     }
     #[inline]
-    fn s54<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s54<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62370,9 +60858,9 @@ mod p41 {
         };
         out & d
     }
-    #[inline]
-    fn s55<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s55<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62380,9 +60868,9 @@ mod p41 {
     ) -> S {
         pos.of_player(0u8) & d
     }
-    #[inline]
-    fn s56<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s56<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62390,9 +60878,9 @@ mod p41 {
     ) -> S {
         pos.of_player(1u8) & d
     }
-    #[inline]
-    fn s57<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s57<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62400,9 +60888,9 @@ mod p41 {
     ) -> S {
         s55(e, pos, v, d, cand) | s56(e, pos, v, d, cand)
     }
-    #[inline]
-    fn s61<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s61<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62412,8 +60900,8 @@ mod p41 {
         if x.is_empty() { x } else { s35(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s64<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s64<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62422,8 +60910,8 @@ mod p41 {
         S::from_words([0x7ffffff]) & d
     }
     #[inline]
-    fn s66<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s66<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62439,8 +60927,8 @@ mod p41 {
         out
     }
     #[inline]
-    fn s74<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s74<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62449,8 +60937,8 @@ mod p41 {
         S::from_words([0x80000]) & d
     }
     #[inline]
-    fn s77<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s77<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62459,8 +60947,8 @@ mod p41 {
         s74(e, pos, v, d, cand) | s34(e, pos, v, d, cand)
     }
     #[inline]
-    fn s78<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s78<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -62470,71 +60958,36 @@ mod p41 {
         if x.is_empty() { x } else { s77(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i2(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s36(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
-    #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62542,26 +60995,26 @@ mod p41 {
         AXIS1[usize::from(v[0])]
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         2
     }
-    #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         1
     }
-    #[inline]
-    fn i14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62569,8 +61022,8 @@ mod p41 {
         18
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62578,8 +61031,8 @@ mod p41 {
         i32::try_from(s66(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62587,8 +61040,8 @@ mod p41 {
         int_op(IntOp::Add, i16(e, pos, v, cand), i2(e, pos, v, cand))
     }
     #[inline]
-    fn i19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62596,8 +61049,8 @@ mod p41 {
         i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62605,8 +61058,8 @@ mod p41 {
         i32::try_from(s78(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62614,8 +61067,8 @@ mod p41 {
         3
     }
     #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62623,8 +61076,8 @@ mod p41 {
         int_op(IntOp::Div, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62632,8 +61085,8 @@ mod p41 {
         !s9(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62641,26 +61094,26 @@ mod p41 {
         !s16(e, pos, v, ALL, cand).is_empty()
     }
     #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         !s23(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i2(e, pos, v, cand), i14(e, pos, v, cand))
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62669,9 +61122,9 @@ mod p41 {
         one.insert(usize::from(3u16));
         !s61(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62679,8 +61132,8 @@ mod p41 {
         !b4(e, pos, v, cand)
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -62703,8 +61156,8 @@ mod p41 {
         false
     }
     #[inline]
-    fn b7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -63421,17 +61874,13 @@ mod p42 {
     ];
     /// Coordinate `x` of each cell.
     static AXIS0: [i32; 7] = [0, 1, 2, 3, 4, 5, 6];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -63450,7 +61899,7 @@ mod p42 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -63461,14 +61910,14 @@ mod p42 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<2>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -63488,7 +61937,7 @@ mod p42 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -63534,7 +61983,7 @@ mod p42 {
     #[inline]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -63543,7 +61992,7 @@ mod p42 {
     }
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
             ap11(e, v, pos, r);
@@ -63559,8 +62008,8 @@ mod p42 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63569,8 +62018,8 @@ mod p42 {
         S::from_words([0x1]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63579,8 +62028,8 @@ mod p42 {
         S::from_words([0x40]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63589,8 +62038,8 @@ mod p42 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63599,8 +62048,8 @@ mod p42 {
         S::from_words([0x10]) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63611,8 +62060,8 @@ mod p42 {
         x & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63621,8 +62070,8 @@ mod p42 {
         d & pos.occupied
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63632,8 +62081,8 @@ mod p42 {
         if x.is_empty() { x } else { s8(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63643,8 +62092,8 @@ mod p42 {
         if x.is_empty() { x } else { x - s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63655,8 +62104,8 @@ mod p42 {
         one & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63665,8 +62114,8 @@ mod p42 {
         R2[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63675,8 +62124,8 @@ mod p42 {
         d - pos.occupied
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63685,8 +62134,8 @@ mod p42 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63695,8 +62144,8 @@ mod p42 {
         s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63706,8 +62155,8 @@ mod p42 {
         if x.is_empty() { x } else { s13(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         d: S,
@@ -63719,44 +62168,24 @@ mod p42 {
         rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
-    #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 9, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 9, L>, v: &V, cand: u16) -> i32 {
         36
     }
-    #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 9, L>,
         v: &V,
         cand: u16,
@@ -64236,17 +62665,13 @@ mod p43 {
     static AXIS1: [i32; 20] = [
         0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at1(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at2(e, v, &pos, m, g);
         } else {
@@ -64254,7 +62679,7 @@ mod p43 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -64265,14 +62690,14 @@ mod p43 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<0>(m, c as u8);
@@ -64295,7 +62720,7 @@ mod p43 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -64309,7 +62734,7 @@ mod p43 {
     }
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap2(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
@@ -64344,7 +62769,7 @@ mod p43 {
     }
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s23(e, &pos, &v, ALL, 0).iter() {
+        for c in s23(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -64358,7 +62783,7 @@ mod p43 {
     #[inline]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -64367,7 +62792,7 @@ mod p43 {
     }
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -64383,8 +62808,8 @@ mod p43 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64393,8 +62818,8 @@ mod p43 {
         S::from_words([0x8421]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64403,8 +62828,8 @@ mod p43 {
         S::from_words([0x84210]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64413,8 +62838,8 @@ mod p43 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64425,8 +62850,8 @@ mod p43 {
         x & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64436,8 +62861,8 @@ mod p43 {
         if x.is_empty() { x } else { s3(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64446,8 +62871,8 @@ mod p43 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64469,8 +62894,8 @@ mod p43 {
         out & d
     }
     #[inline]
-    fn s9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64479,8 +62904,8 @@ mod p43 {
         s5(e, pos, v, d, cand) | s8(e, pos, v, d, cand)
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64489,8 +62914,8 @@ mod p43 {
         S::from_words([0x3400]) & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64501,8 +62926,8 @@ mod p43 {
         x & d
     }
     #[inline]
-    fn s13<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s13<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64512,8 +62937,8 @@ mod p43 {
         if x.is_empty() { x } else { s11(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64524,8 +62949,8 @@ mod p43 {
         one & d
     }
     #[inline]
-    fn s16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64534,8 +62959,8 @@ mod p43 {
         R4[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64544,8 +62969,8 @@ mod p43 {
         d - pos.occupied
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64554,8 +62979,8 @@ mod p43 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64565,8 +62990,8 @@ mod p43 {
         if x.is_empty() { x } else { x - s18(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64575,9 +63000,9 @@ mod p43 {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() { x } else { s16(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64617,8 +63042,8 @@ mod p43 {
         out & d
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64627,8 +63052,8 @@ mod p43 {
         S::from_words([0xfffff]) & d
     }
     #[inline]
-    fn s25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         d: S,
@@ -64639,71 +63064,41 @@ mod p43 {
         x & d
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
-    #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
-    #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i4<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 2, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 2, 3, L>, v: &V, cand: u16) -> i32 {
         13
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         s13(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 2, 3, L>,
         v: &V,
         cand: u16,
@@ -65213,17 +63608,13 @@ mod p44 {
     static AXIS0: [i32; 11] = [0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3];
     /// Coordinate `y` of each cell.
     static AXIS1: [i32; 11] = [1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<0>(m, 0) {
@@ -65242,7 +63633,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<1>(m, 0) {
             at2(e, v, &pos, m, g);
         }
@@ -65251,7 +63642,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at2(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(5, 1u8);
         for c in s4(e, &pos, &v, ALL, 0).iter() {
@@ -65260,7 +63651,7 @@ mod p44 {
         at74(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at4(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if let Some(m) = g.extend_at::<2>(m, 0) {
             at5(e, v, &pos, m, g);
         }
@@ -65269,11 +63660,11 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at5(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at9(e, v, &pos, m, g);
         } else {
@@ -65281,7 +63672,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at9(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
         let value = i5(e, &pos, &v, 0);
@@ -65290,13 +63681,7 @@ mod p44 {
         at10(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at10(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let piece = ops::piece_code(5, e.rt_mover());
         for c in s2(e, &pos, &v, ALL, 0).iter() {
@@ -65305,13 +63690,7 @@ mod p44 {
         at13(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at12(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 1usize;
         let value = i6(e, &pos, &v, 0);
@@ -65320,13 +63699,7 @@ mod p44 {
         at13(e, v, &pos, m, g);
     }
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at13(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[5].turn(0, i17(e, &pos, &v, 0));
         if d == 255 {
             return;
@@ -65335,13 +63708,7 @@ mod p44 {
         at14(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at14(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
             if let Some(m) = g.extend_at::<3>(m, 0) {
@@ -65360,25 +63727,13 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at15(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.set_cell::<false>(e.zobrist(), usize::from(8u16), 0);
         at16(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at16(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at17(e, v, &pos, m, g);
         } else {
@@ -65386,13 +63741,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at17(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at18(e, v, &pos, m, g);
         } else {
@@ -65400,13 +63749,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at18(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
         let value = i18(e, &pos, &v, 0);
@@ -65415,13 +63758,7 @@ mod p44 {
         at29(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at20(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(2u16);
         let value = i18(e, &pos, &v, 0);
@@ -65430,13 +63767,7 @@ mod p44 {
         at29(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at22(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
             at23(e, v, &pos, m, g);
         } else {
@@ -65444,13 +63775,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at23<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at23(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b5(e, &pos, &v, 0) {
             at24(e, v, &pos, m, g);
         } else {
@@ -65458,13 +63783,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at24<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at24(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(10u16);
         let value = i18(e, &pos, &v, 0);
@@ -65473,13 +63792,7 @@ mod p44 {
         at29(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at26(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(9u16);
         let value = i18(e, &pos, &v, 0);
@@ -65488,26 +63801,14 @@ mod p44 {
         at29(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at28(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b6(e, &pos, &v, 0) {
             return;
         }
         at29(e, v, &pos, m, g);
     }
     #[inline]
-    fn at29<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at29(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at30(e, v, &pos, m, g);
         } else {
@@ -65515,13 +63816,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at30(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
             at31(e, v, &pos, m, g);
         } else {
@@ -65529,13 +63824,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at31<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at31(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
         let value = i18(e, &pos, &v, 0);
@@ -65544,13 +63833,7 @@ mod p44 {
         at42(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at33<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at33(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(2u16);
         let value = i18(e, &pos, &v, 0);
@@ -65559,13 +63842,7 @@ mod p44 {
         at42(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at35(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
             at36(e, v, &pos, m, g);
         } else {
@@ -65573,13 +63850,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at36(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b10(e, &pos, &v, 0) {
             at37(e, v, &pos, m, g);
         } else {
@@ -65587,13 +63858,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at37<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at37(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(10u16);
         let value = i18(e, &pos, &v, 0);
@@ -65602,13 +63867,7 @@ mod p44 {
         at42(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at39(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(9u16);
         let value = i18(e, &pos, &v, 0);
@@ -65617,26 +63876,14 @@ mod p44 {
         at42(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at41<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at41(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b6(e, &pos, &v, 0) {
             return;
         }
         at42(e, v, &pos, m, g);
     }
     #[inline]
-    fn at42<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at42(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at43(e, v, &pos, m, g);
         } else {
@@ -65644,13 +63891,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at43<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at43(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(1u16);
         let value = i22(e, &pos, &v, 0);
@@ -65659,13 +63900,7 @@ mod p44 {
         at44(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at44<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at44(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(0u16);
         let value = i1(e, &pos, &v, 0);
@@ -65674,13 +63909,7 @@ mod p44 {
         at58(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at48<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at48(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
             at49(e, v, &pos, m, g);
         } else {
@@ -65688,13 +63917,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at49<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at49(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         let slot = 15usize + usize::from(7u16);
         let value = i26(e, &pos, &v, 0);
@@ -65703,25 +63926,13 @@ mod p44 {
         at58(e, v, &pos, m, g);
     }
     #[inline]
-    fn at58<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at58(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let mut pos = *pos;
         pos.set_cell::<false>(e.zobrist(), usize::from(5u16), 0);
         at59(e, v, &pos, m, g);
     }
     #[inline(always)]
-    fn at59<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at59(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b1(e, &pos, &v, 0) {
             at74(e, v, &pos, m, g);
         } else {
@@ -65729,13 +63940,7 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at65<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at65(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
             at74(e, v, &pos, m, g);
         } else {
@@ -65743,26 +63948,14 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at71<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at71(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if !b6(e, &pos, &v, 0) {
             return;
         }
         at74(e, v, &pos, m, g);
     }
     #[inline]
-    fn at74<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at74(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -65773,26 +63966,14 @@ mod p44 {
         }
     }
     #[inline(always)]
-    fn at75<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at75(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s31(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
     }
     #[inline(always)]
-    fn at83<'p, H: Host<'p, P>>(
-        e: &mut H,
-        mut v: V,
-        pos: &PW,
-        m: Move,
-        g: &mut Gen<'_>,
-    ) {
+    fn at83(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -65812,7 +63993,7 @@ mod p44 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -65839,7 +64020,7 @@ mod p44 {
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(5, 1u8);
-        for c in s4(e, &pos, &v, ALL, 0).iter() {
+        for c in s4(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -65860,7 +64041,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap9(e, v, pos, r);
         } else {
             ap12(e, v, pos, r);
@@ -65869,7 +64050,7 @@ mod p44 {
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i5(e, &pos, &v, 0);
+        let value = i5(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -65879,7 +64060,7 @@ mod p44 {
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(5, e.rt_mover());
-        for c in s2(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -65888,7 +64069,7 @@ mod p44 {
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i6(e, &pos, &v, 0);
+        let value = i6(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -65897,7 +64078,7 @@ mod p44 {
     }
     #[inline]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        let d = e.program().relations[5].turn(0, i17(e, &pos, &v, 0));
+        let d = e.program().relations[5].turn(0, i17(&e.view(), &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -65921,7 +64102,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap17(e, v, pos, r);
         } else {
             ap22(e, v, pos, r);
@@ -65929,7 +64110,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
+        if b3(&e.view(), &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -65938,7 +64119,7 @@ mod p44 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -65948,7 +64129,7 @@ mod p44 {
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -65957,7 +64138,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap23(e, v, pos, r);
         } else {
             ap28(e, v, pos, r);
@@ -65965,7 +64146,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b5(&e.view(), &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap26(e, v, pos, r);
@@ -65974,7 +64155,7 @@ mod p44 {
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -65984,7 +64165,7 @@ mod p44 {
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -65997,7 +64178,7 @@ mod p44 {
     }
     #[inline]
     fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap30(e, v, pos, r);
         } else {
             ap35(e, v, pos, r);
@@ -66005,7 +64186,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b8(e, &pos, &v, 0) {
+        if b8(&e.view(), &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
             ap33(e, v, pos, r);
@@ -66014,7 +64195,7 @@ mod p44 {
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66024,7 +64205,7 @@ mod p44 {
     #[inline(always)]
     fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66033,7 +64214,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
             ap41(e, v, pos, r);
@@ -66041,7 +64222,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b10(e, &pos, &v, 0) {
+        if b10(&e.view(), &pos, &v, 0) {
             ap37(e, v, pos, r);
         } else {
             ap39(e, v, pos, r);
@@ -66050,7 +64231,7 @@ mod p44 {
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66060,7 +64241,7 @@ mod p44 {
     #[inline(always)]
     fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66073,7 +64254,7 @@ mod p44 {
     }
     #[inline]
     fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap43(e, v, pos, r);
         } else {
             ap48(e, v, pos, r);
@@ -66082,7 +64263,7 @@ mod p44 {
     #[inline(always)]
     fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(1u16);
-        let value = i22(e, &pos, &v, 0);
+        let value = i22(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66092,7 +64273,7 @@ mod p44 {
     #[inline(always)]
     fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66102,7 +64283,7 @@ mod p44 {
     #[inline(always)]
     fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(3u16);
-        let value = i24(e, &pos, &v, 0);
+        let value = i24(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66112,7 +64293,7 @@ mod p44 {
     #[inline(always)]
     fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66121,7 +64302,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
             ap57(e, v, pos, r);
@@ -66130,7 +64311,7 @@ mod p44 {
     #[inline(always)]
     fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(7u16);
-        let value = i26(e, &pos, &v, 0);
+        let value = i26(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66140,7 +64321,7 @@ mod p44 {
     #[inline(always)]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(8u16);
-        let value = i27(e, &pos, &v, 0);
+        let value = i27(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66150,7 +64331,7 @@ mod p44 {
     #[inline(always)]
     fn ap51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66160,7 +64341,7 @@ mod p44 {
     #[inline]
     fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i29(e, &pos, &v, 0);
+        let value = i29(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Sub.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66176,7 +64357,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap60(e, v, pos, r);
         } else {
             ap65(e, v, pos, r);
@@ -66184,7 +64365,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b15(e, &pos, &v, 0) {
+        if b15(&e.view(), &pos, &v, 0) {
             ap61(e, v, pos, r);
         } else {
             ap63(e, v, pos, r);
@@ -66193,7 +64374,7 @@ mod p44 {
     #[inline(always)]
     fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(0u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66203,7 +64384,7 @@ mod p44 {
     #[inline(always)]
     fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(2u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66212,7 +64393,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap66(e, v, pos, r);
         } else {
             ap71(e, v, pos, r);
@@ -66220,7 +64401,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b17(e, &pos, &v, 0) {
+        if b17(&e.view(), &pos, &v, 0) {
             ap67(e, v, pos, r);
         } else {
             ap69(e, v, pos, r);
@@ -66229,7 +64410,7 @@ mod p44 {
     #[inline(always)]
     fn ap67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(10u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66239,7 +64420,7 @@ mod p44 {
     #[inline(always)]
     fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 15usize + usize::from(9u16);
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66283,7 +64464,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b24(e, &pos, &v, 0) {
+        if b24(&e.view(), &pos, &v, 0) {
             ap79(e, v, pos, r);
         } else {
             ap83(e, v, pos, r);
@@ -66291,7 +64472,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap79<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        for c in s2(e, &pos, &v, ALL, 0).iter() {
+        for c in s2(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, 0);
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
@@ -66300,7 +64481,7 @@ mod p44 {
     #[inline]
     fn ap83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i18(e, &pos, &v, 0);
+        let value = i18(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -66309,7 +64490,7 @@ mod p44 {
     }
     #[inline(always)]
     fn ap84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b25(e, &pos, &v, 0) {
+        if b25(&e.view(), &pos, &v, 0) {
             ap85(e, v, pos, r);
         } else {
             ap86(e, v, pos, r);
@@ -66325,8 +64506,8 @@ mod p44 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66335,8 +64516,8 @@ mod p44 {
         S::from_words([0x124]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66345,8 +64526,8 @@ mod p44 {
         S::from_words([0x492]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66355,8 +64536,8 @@ mod p44 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66365,8 +64546,8 @@ mod p44 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66510,8 +64691,8 @@ mod p44 {
         out & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66520,8 +64701,8 @@ mod p44 {
         d - pos.occupied
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66530,8 +64711,8 @@ mod p44 {
         d & pos.occupied
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66541,8 +64722,8 @@ mod p44 {
         if x.is_empty() { x } else { s6(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66556,8 +64737,8 @@ mod p44 {
         x & d
     }
     #[inline]
-    fn s11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66566,8 +64747,8 @@ mod p44 {
         S::from_words([0x9b]) & d
     }
     #[inline]
-    fn s17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66576,8 +64757,8 @@ mod p44 {
         S::from_words([0x7ff]) & d
     }
     #[inline]
-    fn s18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66588,8 +64769,8 @@ mod p44 {
         x & d
     }
     #[inline]
-    fn s19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66598,8 +64779,8 @@ mod p44 {
         pos.of_kind(1, 0u8) & d
     }
     #[inline]
-    fn s20<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s20<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66608,8 +64789,8 @@ mod p44 {
         pos.of_kind(1, 1u8) & d
     }
     #[inline]
-    fn s21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66618,8 +64799,8 @@ mod p44 {
         s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
     }
     #[inline]
-    fn s22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66628,8 +64809,8 @@ mod p44 {
         S::from_words([0xd]) & d
     }
     #[inline]
-    fn s23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66638,8 +64819,8 @@ mod p44 {
         s21(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
     #[inline]
-    fn s24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66679,8 +64860,8 @@ mod p44 {
         out & d
     }
     #[inline]
-    fn s26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66691,8 +64872,8 @@ mod p44 {
         one & d
     }
     #[inline]
-    fn s27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66701,8 +64882,8 @@ mod p44 {
         R9[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s30<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s30<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66711,8 +64892,8 @@ mod p44 {
         S::from_words([0x0]) & d
     }
     #[inline]
-    fn s31<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s31<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66721,9 +64902,9 @@ mod p44 {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() { x } else { s27(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66731,9 +64912,9 @@ mod p44 {
     ) -> S {
         pos.of_kind(0, 0u8) & d
     }
-    #[inline]
-    fn s34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s34<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66741,9 +64922,9 @@ mod p44 {
     ) -> S {
         pos.of_kind(0, 1u8) & d
     }
-    #[inline]
-    fn s35<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s35<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66752,8 +64933,8 @@ mod p44 {
         s33(e, pos, v, d, cand) | s34(e, pos, v, d, cand)
     }
     #[inline]
-    fn s43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s43<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66767,8 +64948,8 @@ mod p44 {
         d - x
     }
     #[inline]
-    fn s44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s44<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         d: S,
@@ -66784,8 +64965,8 @@ mod p44 {
         out
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66793,8 +64974,8 @@ mod p44 {
         2
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66802,8 +64983,8 @@ mod p44 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66811,8 +64992,8 @@ mod p44 {
         i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66820,8 +65001,8 @@ mod p44 {
         pos.counters[4usize + usize::from(8u16)]
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66829,8 +65010,8 @@ mod p44 {
         pos.counters[1]
     }
     #[inline]
-    fn i6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66838,8 +65019,8 @@ mod p44 {
         i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66847,8 +65028,8 @@ mod p44 {
         pos.counters[15usize + usize::from(1u16)]
     }
     #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66856,8 +65037,8 @@ mod p44 {
         pos.counters[15usize + usize::from(3u16)]
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i9<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66865,8 +65046,8 @@ mod p44 {
         int_op(IntOp::Add, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
     #[inline]
-    fn i10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66874,8 +65055,8 @@ mod p44 {
         pos.counters[15usize + usize::from(10u16)]
     }
     #[inline]
-    fn i11<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i11<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66883,8 +65064,8 @@ mod p44 {
         pos.counters[15usize + usize::from(7u16)]
     }
     #[inline]
-    fn i12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66892,8 +65073,8 @@ mod p44 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
     #[inline]
-    fn i15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66901,8 +65082,8 @@ mod p44 {
         if b1(e, pos, v, cand) { i9(e, pos, v, cand) } else { i12(e, pos, v, cand) }
     }
     #[inline]
-    fn i16<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i16<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66910,8 +65091,8 @@ mod p44 {
         pos.counters.get(2usize + usize::from(0u8)).copied().unwrap_or(0)
     }
     #[inline]
-    fn i17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66919,8 +65100,8 @@ mod p44 {
         int_op(IntOp::Add, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
     #[inline]
-    fn i18<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i18<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66928,17 +65109,17 @@ mod p44 {
         1
     }
     #[inline]
-    fn i22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[15usize + usize::from(0u16)]
     }
-    #[inline]
-    fn i24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66946,26 +65127,26 @@ mod p44 {
         pos.counters[15usize + usize::from(2u16)]
     }
     #[inline]
-    fn i26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[15usize + usize::from(8u16)]
     }
-    #[inline]
-    fn i27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
     ) -> i32 {
         pos.counters[15usize + usize::from(9u16)]
     }
-    #[inline]
-    fn i29<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn i29<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66973,8 +65154,8 @@ mod p44 {
         3
     }
     #[inline]
-    fn i32<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i32<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66982,8 +65163,8 @@ mod p44 {
         i32::from(v[2])
     }
     #[inline]
-    fn i33<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i33<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -66991,8 +65172,8 @@ mod p44 {
         10
     }
     #[inline]
-    fn i34<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i34<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67000,8 +65181,8 @@ mod p44 {
         pos.counters[0]
     }
     #[inline]
-    fn i38<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i38<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67009,8 +65190,8 @@ mod p44 {
         i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i40<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i40<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67018,8 +65199,8 @@ mod p44 {
         i32::try_from(s43(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn i41<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i41<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67027,8 +65208,8 @@ mod p44 {
         pos.counters.get(2usize + usize::from((1 - e.rt_mover()))).copied().unwrap_or(0)
     }
     #[inline]
-    fn i42<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i42<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67036,8 +65217,8 @@ mod p44 {
         int_op(IntOp::Add, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
     #[inline]
-    fn i43<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i43<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67045,8 +65226,8 @@ mod p44 {
         AXIS0[usize::from(cand)]
     }
     #[inline]
-    fn i44<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn i44<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67054,8 +65235,8 @@ mod p44 {
         pos.counters[4usize + usize::from(10u16)]
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67063,8 +65244,8 @@ mod p44 {
         compare(CmpOp::Ne, i2(e, pos, v, cand), i0(e, pos, v, cand))
     }
     #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67072,8 +65253,8 @@ mod p44 {
         (e.rt_mover() == 0u8) == true
     }
     #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67083,8 +65264,8 @@ mod p44 {
         !s11(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67092,8 +65273,8 @@ mod p44 {
         (e.rt_mover() == 1u8) == true
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67103,8 +65284,8 @@ mod p44 {
         !s1(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67112,8 +65293,8 @@ mod p44 {
         false
     }
     #[inline]
-    fn b8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67123,8 +65304,8 @@ mod p44 {
         !s11(e, pos, v, one, cand).is_empty()
     }
     #[inline]
-    fn b10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67133,9 +65314,9 @@ mod p44 {
         one.insert(usize::from(7u16));
         !s1(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67144,9 +65325,9 @@ mod p44 {
         one.insert(usize::from(5u16));
         !s11(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b17<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b17<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67155,27 +65336,27 @@ mod p44 {
         one.insert(usize::from(5u16));
         !s1(e, pos, v, one, cand).is_empty()
     }
-    #[inline]
-    fn b19<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b19<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Lt, i33(e, pos, v, cand), i34(e, pos, v, cand))
     }
-    #[inline]
-    fn b21<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b21<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b19(e, pos, v, cand) || b1(e, pos, v, cand)
     }
-    #[inline]
-    fn b22<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b22<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67197,27 +65378,27 @@ mod p44 {
         }
         false
     }
-    #[inline]
-    fn b23<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b23<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         !b22(e, pos, v, cand)
     }
-    #[inline]
-    fn b24<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b24<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         b21(e, pos, v, cand) && b23(e, pos, v, cand)
     }
-    #[inline]
-    fn b25<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b25<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67225,8 +65406,8 @@ mod p44 {
         compare(CmpOp::Ge, i34(e, pos, v, cand), i33(e, pos, v, cand))
     }
     #[inline]
-    fn b26<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b26<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67234,8 +65415,8 @@ mod p44 {
         compare(CmpOp::Le, i38(e, pos, v, cand), i18(e, pos, v, cand))
     }
     #[inline]
-    fn b27<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b27<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -67243,8 +65424,8 @@ mod p44 {
         compare(CmpOp::Lt, i42(e, pos, v, cand), i43(e, pos, v, cand))
     }
     #[inline]
-    fn b28<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b28<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 3, 26, L>,
         v: &V,
         cand: u16,
@@ -68541,17 +66722,13 @@ mod p45 {
         3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0,
         1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4,
     ];
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = PW::of(e);
-        walk(e, pos, g)
-    }
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: PW, g: &mut Gen<'_>) {
+    fn walk(e: &View<'_>, pos: PW, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], &pos, m, g)
     }
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at0(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at1(e, v, &pos, m, g);
         } else {
@@ -68559,7 +66736,7 @@ mod p45 {
         }
     }
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at1(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
         for k in 0..4u16 {
             if let Some(m) = g.extend_at::<0>(m, k as u8) {
@@ -68569,11 +66746,11 @@ mod p45 {
         }
     }
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at3(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         g.leaf_short(m);
     }
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at7(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
@@ -68584,7 +66761,7 @@ mod p45 {
         }
     }
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+    fn at8(e: &View<'_>, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_short_with_at::<1>(m, c as u8);
@@ -68607,7 +66784,7 @@ mod p45 {
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = walk_pos(&e.pos);
-            walk(e, pos, g);
+            walk(&e.view(), pos, g);
         }
         #[inline]
         fn apply(e: &mut Fast<'_, P>, m: &Move) {
@@ -68617,7 +66794,7 @@ mod p45 {
     }
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b0(e, &pos, &v, 0) {
+        if b0(&e.view(), &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
             ap6(e, v, pos, r);
@@ -68633,7 +66810,7 @@ mod p45 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -68648,7 +66825,7 @@ mod p45 {
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 1usize;
-        let value = i1(e, &pos, &v, 0);
+        let value = i1(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Set.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -68685,7 +66862,7 @@ mod p45 {
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let piece = ops::piece_code(1, e.rt_mover());
-        for c in s12(e, &pos, &v, ALL, 0).iter() {
+        for c in s12(&e.view(), &pos, &v, ALL, 0).iter() {
             e.rt_set_cell(c, piece);
             pos.set_cell::<false>(e.zobrist(), c, piece);
         }
@@ -68694,7 +66871,7 @@ mod p45 {
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i3(e, &pos, &v, 0);
+        let value = i3(&e.view(), &pos, &v, 0);
         let old = pos.counters[slot];
         let new = AssignKind::Add.apply(old, value);
         e.rt_set_counter(slot, new);
@@ -68703,7 +66880,7 @@ mod p45 {
     }
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b1(e, &pos, &v, 0) {
+        if b1(&e.view(), &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
             ap18(e, v, pos, r);
@@ -68711,7 +66888,7 @@ mod p45 {
     }
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, pos: &mut P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
+        if b4(&e.view(), &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap17(e, v, pos, r);
@@ -68732,8 +66909,8 @@ mod p45 {
         e.rt_end(&pos);
     }
     #[inline]
-    fn s0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68742,8 +66919,8 @@ mod p45 {
         S::from_words([0x820404040000]) & d
     }
     #[inline]
-    fn s1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68752,8 +66929,8 @@ mod p45 {
         S::from_words([0x202020410]) & d
     }
     #[inline]
-    fn s2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68762,8 +66939,8 @@ mod p45 {
         pos.of_player(e.rt_mover()) & d
     }
     #[inline]
-    fn s3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68774,8 +66951,8 @@ mod p45 {
         one & d
     }
     #[inline]
-    fn s4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68784,8 +66961,8 @@ mod p45 {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
     #[inline]
-    fn s5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68794,8 +66971,8 @@ mod p45 {
         d - pos.occupied
     }
     #[inline]
-    fn s6<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s6<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68804,8 +66981,8 @@ mod p45 {
         pos.of_player((1 - e.rt_mover())) & d
     }
     #[inline]
-    fn s7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s7<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68814,8 +66991,8 @@ mod p45 {
         s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
     }
     #[inline]
-    fn s8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s8<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68824,9 +67001,9 @@ mod p45 {
         let x = s7(e, pos, v, d, cand);
         if x.is_empty() { x } else { s4(e, pos, v, x, cand) }
     }
-    #[inline]
-    fn s10<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s10<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68836,9 +67013,9 @@ mod p45 {
         let x = (of & S::from_words([0x7befdfdfdfbef])).shifted(1);
         x & d
     }
-    #[inline]
-    fn s12<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn s12<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68848,8 +67025,8 @@ mod p45 {
         if x.is_empty() { x } else { s10(e, pos, v, x, cand) }
     }
     #[inline]
-    fn s14<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s14<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68858,8 +67035,8 @@ mod p45 {
         d & pos.occupied
     }
     #[inline]
-    fn s15<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn s15<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         d: S,
@@ -68869,116 +67046,76 @@ mod p45 {
         if x.is_empty() { x } else { s14(e, pos, v, x, cand) }
     }
     #[inline]
-    fn i0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i0<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
     #[inline]
-    fn i1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i1<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         0
     }
     #[inline]
-    fn i2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i2<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
     #[inline]
-    fn i3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i3<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         1
     }
     #[inline]
-    fn i5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i5<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
-    #[inline]
-    fn i7<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i7<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
-    #[inline]
-    fn i8<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    #[inline(always)]
+    fn i8<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         20
     }
     #[inline]
-    fn i9<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
-        pos: &Pos<1, 0, 3, L>,
-        v: &V,
-        cand: u16,
-    ) -> i32 {
+    fn i9<const L: usize>(e: &View<'_>, pos: &Pos<1, 0, 3, L>, v: &V, cand: u16) -> i32 {
         i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
     #[inline]
-    fn b0<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b0<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
-    #[inline]
-    fn b1<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b1<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
-    #[inline]
-    fn b2<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b2<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         (e.rt_mover() == 1u8) == true
     }
-    #[inline]
-    fn b3<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b3<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
     ) -> bool {
         !s15(e, pos, v, ALL, cand).is_empty()
     }
-    #[inline]
-    fn b4<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    #[inline(always)]
+    fn b4<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,
@@ -68986,8 +67123,8 @@ mod p45 {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
     #[inline]
-    fn b5<'p, H: Host<'p, P>, const L: usize>(
-        e: &H,
+    fn b5<const L: usize>(
+        e: &View<'_>,
         pos: &Pos<1, 0, 3, L>,
         v: &V,
         cand: u16,

@@ -26,7 +26,7 @@ mod sets;
 mod tables;
 mod walk;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -144,19 +144,24 @@ fn file_tokens(units: &[Unit<'_>]) -> TokenStream {
         let module = format_ident!("p{}", i);
         let label = Literal::string(&u.label);
         let print = hex_literal(fingerprint(u.program), 18, "");
-        let fast = if runs_fast(u.program) {
-            quote!(Some(FastRuns {
-                perft: fast_perft::<#module::Turn>,
-                play: fast_play::<#module::Turn>,
-            }))
+        // A program that runs on the position value walks only there, the engine's
+        // generation included; its replay has both hosts.
+        let (generate, fast) = if runs_fast(u.program) {
+            (
+                quote!(fast_generate::<#module::Turn>),
+                quote!(Some(FastRuns {
+                    perft: fast_perft::<#module::Turn>,
+                    play: fast_play::<#module::Turn>,
+                })),
+            )
         } else {
-            quote!(None)
+            (quote!(#module::generate), quote!(None))
         };
         quote! {
             CompiledTurn {
                 label: #label,
                 fingerprint: #print,
-                generate: #module::generate,
+                generate: #generate,
                 apply: #module::apply,
                 fast: #fast,
             },
@@ -179,8 +184,8 @@ fn file_tokens(units: &[Unit<'_>]) -> TokenStream {
         use rulestone_runtime::ir::{AssignKind, CellBits, CmpOp, IntOp};
         use rulestone_runtime::ops;
         use rulestone_runtime::compiled::{
-            fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host, Pos,
-            Replay,
+            fast_generate, fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns,
+            FastTurn, Gen, Host, Pos, Replay, View,
         };
         use rulestone_runtime::{Engine, GameResult, Move};
 
@@ -254,16 +259,20 @@ struct Emitter<'a> {
     /// Per set, integer and condition, the first one whose function would be the same: only
     /// that one is emitted and called (see [`Emitter::merge_same`]).
     same: sets::Same,
+    /// Whether replay code is being built (see [`Emitter::view_arg`]).
+    replaying: Cell<bool>,
 }
 
 /// A call between generated functions, recorded when the code that makes it is built (code
 /// that is dropped again drops its calls: see [`Emitter::forget_calls`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Call {
     /// `atN`: the generating walk arriving at op `N`.
     Walk(usize),
     /// `apN`: the replay of op `N`.
     Replay(usize),
+    /// `sN`, `iN` or `bN`: a set, integer or condition.
+    Value(sets::Kind, usize),
 }
 
 impl<'a> Emitter<'a> {
@@ -295,13 +304,17 @@ impl<'a> Emitter<'a> {
             rays: RefCell::default(),
             calls: RefCell::default(),
             same: sets::Same::default(),
+            replaying: Cell::new(false),
         };
         (e.depths, e.most) = reads::decision_counts(p);
         e.plan_replay();
         e.mark_distinct();
         e.grow_reads();
         e.gen_busy = (0..ops.len()).map(|pc| e.gen_resolve(pc, 0)).collect();
+        let mark = e.calls_mark();
         e.merge_same();
+        // Merging built bodies only to compare them: their calls are not the program's.
+        e.forget_calls(mark);
         e
     }
 
@@ -341,7 +354,7 @@ impl<'a> Emitter<'a> {
             .iter()
             .filter_map(|c| match c {
                 Call::Walk(pc) => Some(*pc),
-                Call::Replay(_) => None,
+                Call::Replay(_) | Call::Value(..) => None,
             })
             .collect()
     }

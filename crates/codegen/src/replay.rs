@@ -13,8 +13,16 @@ use crate::{assign_apply, lit, signed, Call, Emitter};
 impl Emitter<'_> {
     /// `apply`, `replay`, the turn on the position value (`Turn`) and the replay functions.
     pub(crate) fn replay_fns(&self) -> TokenStream {
+        self.replaying.set(true);
+        let items = self.replay_items();
+        self.replaying.set(false);
+        items
+    }
+
+    /// [`Emitter::replay_fns`], built while `replaying` is set.
+    fn replay_items(&self) -> TokenStream {
         let code = &self.p.turn;
-        let (generic, host) = self.host();
+        let (generic, host) = self.replay_host();
         let first = self.replay_at(0, &quote!([0; 16]));
         let fast = if crate::runs_fast(self.p) {
             quote! {
@@ -27,7 +35,7 @@ impl Emitter<'_> {
                     #[inline]
                     fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
                         let pos = walk_pos(&e.pos);
-                        walk(e, pos, g);
+                        walk(&e.view(), pos, g);
                     }
 
                     #[inline]

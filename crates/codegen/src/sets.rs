@@ -1,12 +1,15 @@
 //! Sets, integers and conditions: one small function each (`sN`, `iN`, `bN`), which the
 //! compiler inlines, and the cell, player and direction values they read.
 
+use std::collections::HashMap;
+use std::ops::Range;
+
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use rulestone_ir::{BoolExpr, CellRef, CmpOp, DirExpr, IntExpr, IntId, PlayerRef, SetExpr, SetId};
 
 use crate::tables::Around;
-use crate::{lit, signed, Emitter};
+use crate::{lit, signed, Call, Emitter};
 
 /// A cell value; `cand` names the candidate of a `where` filter.
 pub(crate) fn cell(c: CellRef, cand: &TokenStream) -> TokenStream {
@@ -53,8 +56,40 @@ fn cand() -> TokenStream {
     quote!(cand)
 }
 
+/// Whether expression function `i`, with call sites `sites` (indices into the recorded
+/// calls, `owner` naming the function each was made in), is inlined into replay: its one call
+/// is in `replay` or in a function that is. Callers are decided first (memoised in
+/// `always`); expressions call each other without cycles.
+fn inlined_into(
+    i: usize,
+    sites: &[Vec<usize>],
+    owner: &[Option<usize>],
+    replay: &Range<usize>,
+    always: &mut [Option<bool>],
+) -> bool {
+    if let Some(known) = always[i] {
+        return known;
+    }
+    let yes = match sites[i].as_slice() {
+        [at] if replay.contains(at) => true,
+        [at] => owner[*at].is_some_and(|o| inlined_into(o, sites, owner, replay, always)),
+        _ => false,
+    };
+    always[i] = Some(yes);
+    yes
+}
+
+/// An expression function's body, built, with the calls it made (a range of the recorded
+/// calls).
+struct ValueBody {
+    kind: Kind,
+    id: usize,
+    body: TokenStream,
+    calls: Range<usize>,
+}
+
 /// The three kinds of expression function: `sN`, `iN` and `bN`.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Kind {
     Set,
     Int,
@@ -129,17 +164,25 @@ impl Emitter<'_> {
 
     /// The name of the function that computes set `id`.
     pub(crate) fn set_fn(&self, id: usize) -> proc_macro2::Ident {
-        format_ident!("s{}", self.same.first(Kind::Set, id))
+        format_ident!("s{}", self.value_call(Kind::Set, id))
     }
 
     /// The name of the function that computes integer `id`.
     pub(crate) fn int_fn(&self, id: usize) -> proc_macro2::Ident {
-        format_ident!("i{}", self.same.first(Kind::Int, id))
+        format_ident!("i{}", self.value_call(Kind::Int, id))
     }
 
     /// The name of the function that computes condition `id`.
     pub(crate) fn bool_fn(&self, id: usize) -> proc_macro2::Ident {
-        format_ident!("b{}", self.same.first(Kind::Bool, id))
+        format_ident!("b{}", self.value_call(Kind::Bool, id))
+    }
+
+    /// The function emitted for expression `id`, its call recorded (every name asked for is
+    /// called).
+    fn value_call(&self, kind: Kind, id: usize) -> usize {
+        let first = self.same.first(kind, id);
+        self.calls.borrow_mut().push(Call::Value(kind, first));
+        first
     }
 
     /// A call of set function `id` with domain `d`, inside expression functions.
@@ -161,8 +204,9 @@ impl Emitter<'_> {
     }
 
     /// A direction value as a Rust expression (a `u8` vector index, 255 for none).
-    /// `args` spells the arguments of an integer function here (`pos, v, cand` inside
-    /// expression functions, `&pos, &v, 0` in a walk).
+    /// `args` spells the arguments of an integer function here (`e, pos, v, cand` inside
+    /// expression functions, `VIEW, &pos, &v, 0` in a walk or replay, where `VIEW` is
+    /// [`Emitter::view_arg`]).
     pub(crate) fn dir_code(&self, relation: u16, d: &DirExpr, args: &TokenStream) -> TokenStream {
         let r = lit(usize::from(relation));
         match d {
@@ -192,7 +236,7 @@ impl Emitter<'_> {
             }
             DirExpr::Index(i) => {
                 let f = self.int_fn(usize::from(*i));
-                quote!(e.program().relations[#r].turn(0, #f(e, #args)))
+                quote!(e.program().relations[#r].turn(0, #f(#args)))
             }
             DirExpr::Mirror(x, axis) => {
                 let i = self.dir_code(relation, x, args);
@@ -205,11 +249,38 @@ impl Emitter<'_> {
         }
     }
 
-    /// The generic parameter and host type of generated functions: any [`Host`] for programs
-    /// that can run on the position value alone, the engine itself for the others.
+    /// The type of the walk's host parameter `e`: for programs that can run on the position
+    /// value alone, the [`View`] of whichever host generates (the walk changes nothing
+    /// outside its copies of the position, so it reads one value the whole generation
+    /// long); the engine itself for the others.
+    ///
+    /// [`View`]: rulestone_runtime::compiled::View
+    pub(crate) fn walk_host(&self) -> TokenStream {
+        if crate::runs_fast(self.p) {
+            quote!(&View<'_>)
+        } else {
+            quote!(&mut Engine<'_>)
+        }
+    }
+
+    /// What a walk or replay function passes expression functions: the walk's own `e` where
+    /// that is a [`View`], else the host's view.
+    ///
+    /// [`View`]: rulestone_runtime::compiled::View
+    pub(crate) fn view_arg(&self) -> TokenStream {
+        if crate::runs_fast(self.p) && !self.replaying.get() {
+            quote!(e)
+        } else {
+            quote!(&e.view())
+        }
+    }
+
+    /// The generic parameters and host type of replay: any [`Host`] for programs that can run
+    /// on the position value alone (the engine's apply logs every change on its trail), the
+    /// engine itself for the others.
     ///
     /// [`Host`]: rulestone_runtime::compiled::Host
-    pub(crate) fn host(&self) -> (TokenStream, TokenStream) {
+    pub(crate) fn replay_host(&self) -> (TokenStream, TokenStream) {
         if crate::runs_fast(self.p) {
             (quote!(<'p, H: Host<'p, P>>), quote!(H))
         } else {
@@ -219,13 +290,12 @@ impl Emitter<'_> {
 
     /// The generic parameters, host type and position type of the functions for sets,
     /// integers and conditions: any number `L` of `let` slots, since both the walk's position
-    /// (`PW`) and replay's (`P`) are read.
+    /// (`PW`) and replay's (`P`) are read. They read the host's [`View`], so that both hosts
+    /// of replay call the same functions.
+    ///
+    /// [`View`]: rulestone_runtime::compiled::View
     fn value_fn(&self) -> (TokenStream, TokenStream, TokenStream) {
-        let (generic, host) = if crate::runs_fast(self.p) {
-            (quote!(<'p, H: Host<'p, P>, const L: usize>), quote!(H))
-        } else {
-            (quote!(<const L: usize>), quote!(Engine<'_>))
-        };
+        let (generic, host) = (quote!(<const L: usize>), quote!(View<'_>));
         let (w, k, c) = (
             lit(self.set_words()),
             lit(self.kinds()),
@@ -234,17 +304,81 @@ impl Emitter<'_> {
         (generic, host, quote!(Pos<#w, #k, #c, L>))
     }
 
-    /// The function `sN` for set `id`: the cells of the set within the domain `d`.
-    pub(crate) fn set(&self, id: usize) -> TokenStream {
-        let body = self.set_body(id);
-        let (generic, host, pos_ty) = self.value_fn();
-        let f = format_ident!("s{}", id);
-        quote! {
-            #[inline]
-            fn #f #generic(e: &#host, pos: &#pos_ty, v: &V, d: S, cand: u16) -> S {
-                #body
+    /// The functions for the sets, integers and conditions that are emitted. Every body is
+    /// built before any attribute is decided, since bodies call each other.
+    pub(crate) fn value_fns(&self, replay: Range<usize>) -> TokenStream {
+        let mut bodies = Vec::new();
+        for kind in [Kind::Set, Kind::Int, Kind::Bool] {
+            for id in self.same.emitted(kind) {
+                let mark = self.calls_mark();
+                let body = match kind {
+                    Kind::Set => self.set_body(id),
+                    Kind::Int => self.int_body(id),
+                    Kind::Bool => self.bool_body(id),
+                };
+                bodies.push(ValueBody {
+                    kind,
+                    id,
+                    body,
+                    calls: mark..self.calls_mark(),
+                });
             }
         }
+        let always = self.inlined_into_replay(&bodies, &replay);
+        let (generic, host, pos_ty) = self.value_fn();
+        let fns = bodies.iter().zip(always).map(|(b, always)| {
+            let attr = if always {
+                quote!(#[inline(always)])
+            } else {
+                quote!(#[inline])
+            };
+            let (name, params, out) = match b.kind {
+                Kind::Set => ("s", quote!(d: S, cand: u16), quote!(S)),
+                Kind::Int => ("i", quote!(cand: u16), quote!(i32)),
+                Kind::Bool => ("b", quote!(cand: u16), quote!(bool)),
+            };
+            let f = format_ident!("{}{}", name, b.id);
+            let body = &b.body;
+            quote! {
+                #attr
+                fn #f #generic(e: &#host, pos: &#pos_ty, v: &V, #params) -> #out {
+                    #body
+                }
+            }
+        });
+        let fns = fns.collect::<Vec<_>>();
+        quote!(#(#fns)*)
+    }
+
+    /// Per expression function of `bodies`: whether its one call site is in replay (the calls
+    /// in `replay`) or in a function inlined there. Such a function is inlined always: replay
+    /// is compiled once per host, and an always-inlined caller is copied into each, so the
+    /// compiler would see two callers and keep a call (where a copy per host, as every
+    /// function had before the walk was compiled once, was inlined).
+    fn inlined_into_replay(&self, bodies: &[ValueBody], replay: &Range<usize>) -> Vec<bool> {
+        let calls = self.calls.borrow();
+        // The body each call was made in, if any.
+        let mut owner = vec![None; calls.len()];
+        for (i, b) in bodies.iter().enumerate() {
+            for slot in &mut owner[b.calls.clone()] {
+                *slot = Some(i);
+            }
+        }
+        let index: HashMap<Call, usize> = bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (Call::Value(b.kind, b.id), i))
+            .collect();
+        let mut sites: Vec<Vec<usize>> = vec![Vec::new(); bodies.len()];
+        for (at, call) in calls.iter().enumerate() {
+            if let Some(&i) = index.get(call) {
+                sites[i].push(at);
+            }
+        }
+        let mut always: Vec<Option<bool>> = vec![None; bodies.len()];
+        (0..bodies.len())
+            .map(|i| inlined_into(i, &sites, &owner, replay, &mut always))
+            .collect()
     }
 
     fn set_body(&self, id: usize) -> TokenStream {
@@ -368,7 +502,7 @@ impl Emitter<'_> {
     fn set_body_more(&self, id: usize) -> TokenStream {
         let cand = cand();
         let all = quote!(ALL);
-        let args = quote!(pos, v, cand);
+        let args = quote!(e, pos, v, cand);
         match &self.p.sets[id] {
             SetExpr::StepDir { relation, dir, of } => {
                 let r = lit(usize::from(*relation));
@@ -484,18 +618,6 @@ impl Emitter<'_> {
     }
 
     /// The function `iN` for integer `id`.
-    pub(crate) fn int(&self, id: usize) -> TokenStream {
-        let body = self.int_body(id);
-        let (generic, host, pos_ty) = self.value_fn();
-        let f = format_ident!("i{}", id);
-        quote! {
-            #[inline]
-            fn #f #generic(e: &#host, pos: &#pos_ty, v: &V, cand: u16) -> i32 {
-                #body
-            }
-        }
-    }
-
     fn int_body(&self, id: usize) -> TokenStream {
         let cand = cand();
         match &self.p.ints[id] {
@@ -564,7 +686,7 @@ impl Emitter<'_> {
             }
             IntExpr::Repetitions => quote!(e.rt_repetitions(pos.hash, &pos.counters)),
             IntExpr::DirIndex { relation, dir } => {
-                let d = self.dir_code(*relation, dir, &quote!(pos, v, cand));
+                let d = self.dir_code(*relation, dir, &quote!(e, pos, v, cand));
                 quote! {
                     let d = #d;
                     if d == 255 {
@@ -633,18 +755,6 @@ impl Emitter<'_> {
     }
 
     /// The function `bN` for condition `id`.
-    pub(crate) fn bool(&self, id: usize) -> TokenStream {
-        let body = self.bool_body(id);
-        let (generic, host, pos_ty) = self.value_fn();
-        let f = format_ident!("b{}", id);
-        quote! {
-            #[inline]
-            fn #f #generic(e: &#host, pos: &#pos_ty, v: &V, cand: u16) -> bool {
-                #body
-            }
-        }
-    }
-
     fn bool_body(&self, id: usize) -> TokenStream {
         let cand = cand();
         match &self.p.bools[id] {
@@ -654,7 +764,7 @@ impl Emitter<'_> {
                 dir,
                 members,
             } => {
-                let i = self.dir_code(*relation, dir, &quote!(pos, v, cand));
+                let i = self.dir_code(*relation, dir, &quote!(e, pos, v, cand));
                 let m0 = crate::hex_literal(members[0], 0, "u64");
                 let m1 = crate::hex_literal(members[1], 0, "u64");
                 quote! {

@@ -141,8 +141,9 @@ impl Emitter<'_> {
         let n = lit(next.len().max(1));
         let clear = set(&quote!(c), &quote!(0));
         let put = set(&quote!(to), &quote!(lifted[c]));
+        let view = self.view_arg();
         quote! {
-            let cells = #f(e, &pos, &v, ALL, 0);
+            let cells = #f(#view, &pos, &v, ALL, 0);
             let mut lifted = [0u8; #n];
             for c in cells.iter() {
                 lifted[c] = pos.code(c);

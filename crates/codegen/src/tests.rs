@@ -1,4 +1,5 @@
 use super::*;
+use quote::ToTokens;
 
 /// A small placement game on a 3 x 3 board, with a relation so that tables are emitted too.
 const PLACEMENT: &str = r#"
@@ -104,4 +105,70 @@ fn literals_are_spelled_as_parsed_rust_spells_them() {
     assert_eq!(signed(7).to_string(), "7");
     assert_eq!(hex_literal(0xab, 18, "").to_string(), "0x00000000000000ab");
     assert_eq!(hex_literal(0x3f, 0, "u64").to_string(), "0x3fu64");
+}
+
+/// The functions of the program's module `p0`.
+fn module_fns(file: &syn::File) -> Vec<&syn::ItemFn> {
+    let Some(syn::Item::Mod(module)) = file
+        .items
+        .iter()
+        .find(|i| matches!(i, syn::Item::Mod(m) if m.ident == "p0"))
+    else {
+        panic!("no module p0")
+    };
+    let items = module.content.as_ref().map_or(&[][..], |(_, items)| items);
+    items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Fn(f) => Some(f),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn only_replay_is_compiled_once_per_host() {
+    let p = placement();
+    let text = emit_one(&p);
+    let file = syn::parse_file(&text).expect("the output parses");
+    // The engine lists moves with the walk on its position value.
+    assert!(text.contains("generate: fast_generate::<p0::Turn>"));
+    let fns = module_fns(&file);
+    assert!(fns.iter().any(|f| f.sig.ident == "walk"));
+    for f in fns {
+        let name = f.sig.ident.to_string();
+        let over_host = f
+            .sig
+            .generics
+            .params
+            .iter()
+            .any(|g| matches!(g, syn::GenericParam::Type(_)));
+        let replays = name == "replay" || (name.starts_with("ap") && name != "apply");
+        assert_eq!(over_host, replays, "{name}");
+    }
+}
+
+#[test]
+fn an_expression_only_replay_calls_is_inlined_always() {
+    let p = placement();
+    let file = syn::parse_file(&emit_one(&p)).expect("the output parses");
+    let fns = module_fns(&file);
+    let inline_always = |f: &syn::ItemFn| {
+        f.attrs
+            .iter()
+            .any(|a| a.meta.to_token_stream().to_string() == "inline (always)")
+    };
+    // The test of the win (`count(step(adjacent, c) & own) >= 2`) is made by replay alone.
+    let replay_text: String = fns
+        .iter()
+        .filter(|f| f.sig.ident.to_string().starts_with("ap"))
+        .map(|f| f.block.to_token_stream().to_string())
+        .collect();
+    let called: Vec<&&syn::ItemFn> = fns
+        .iter()
+        .filter(|f| f.sig.ident.to_string().starts_with('b'))
+        .filter(|f| replay_text.contains(&format!("{} (", f.sig.ident)))
+        .collect();
+    assert!(!called.is_empty(), "replay tests a condition");
+    assert!(called.iter().all(|f| inline_always(f)));
 }

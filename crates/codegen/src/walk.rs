@@ -7,7 +7,7 @@ use rulestone_ir::unordered::Unordered;
 use rulestone_ir::{AssignSlot, BoolExpr, Code, Finish, IntId, Op, PlayerRef, SetId};
 
 use crate::reads::{Effect, Reads};
-use crate::sets::{cell, player, Kind};
+use crate::sets::{cell, player};
 use crate::{assign_apply, lit, signed, Call, Emitter};
 
 /// Moves of fewer decisions than this hold them all in their first word.
@@ -22,19 +22,22 @@ impl Emitter<'_> {
     /// A call of set function `id` in a walk or replay, with the domain `ALL`.
     pub(crate) fn walk_set(&self, id: SetId) -> TokenStream {
         let f = self.set_fn(usize::from(id));
-        quote!(#f(e, &pos, &v, ALL, 0))
+        let view = self.view_arg();
+        quote!(#f(#view, &pos, &v, ALL, 0))
     }
 
     /// A call of integer function `id` in a walk or replay.
     pub(crate) fn walk_int(&self, id: IntId) -> TokenStream {
         let f = self.int_fn(usize::from(id));
-        quote!(#f(e, &pos, &v, 0))
+        let view = self.view_arg();
+        quote!(#f(#view, &pos, &v, 0))
     }
 
     /// A call of condition function `id` in a walk or replay.
     pub(crate) fn walk_bool(&self, id: u16) -> TokenStream {
         let f = self.bool_fn(usize::from(id));
-        quote!(#f(e, &pos, &v, 0))
+        let view = self.view_arg();
+        quote!(#f(#view, &pos, &v, 0))
     }
 }
 
@@ -121,13 +124,9 @@ impl Emitter<'_> {
         let patterns = self.pattern_tables();
         let axes = self.axis_tables();
         let walk = self.walk_fns();
+        let mark = self.calls_mark();
         let replay = self.replay_fns();
-        let sets = self.same.emitted(Kind::Set).map(|id| self.set(id));
-        let sets = sets.collect::<Vec<_>>();
-        let ints = self.same.emitted(Kind::Int).map(|id| self.int(id));
-        let ints = ints.collect::<Vec<_>>();
-        let bools = self.same.emitted(Kind::Bool).map(|id| self.bool(id));
-        let bools = bools.collect::<Vec<_>>();
+        let values = self.value_fns(mark..self.calls_mark());
         let rays = self.ray_tables();
         quote! {
             #[doc = #doc_s]
@@ -145,18 +144,17 @@ impl Emitter<'_> {
             #axes
             #walk
             #replay
-            #(#sets)*
-            #(#ints)*
-            #(#bools)*
+            #values
             #rays
         }
     }
 
-    /// `generate`, `walk` and the walk functions some call reaches (a walk arriving at a step
-    /// that does nothing goes on past it, so no call reaches that step's).
+    /// `walk`, the walk functions some call reaches (a walk arriving at a step that does
+    /// nothing goes on past it, so no call reaches that step's) and, for a program that walks
+    /// on the engine, the engine's `generate` (the others' is `fast_generate` of `Turn`).
     fn walk_fns(&self) -> TokenStream {
         let code = &self.p.turn;
-        let (generic, host) = self.host();
+        let host = self.walk_host();
         let mark = self.calls_mark();
         let first = self.at(0, &quote!([0; 16]));
         let mut bodies: Vec<Option<TokenStream>> = vec![None; code.ops.len()];
@@ -174,20 +172,25 @@ impl Emitter<'_> {
             let f = format_ident!("at{}", pc);
             Some(quote! {
                 #attr
-                fn #f #generic(e: &mut #host, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
+                fn #f(e: #host, mut v: V, pos: &PW, m: Move, g: &mut Gen<'_>) {
                     #body
                 }
             })
         });
         let fns = fns.collect::<Vec<_>>();
-        quote! {
-            pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-                let pos = PW::of(e);
-                walk(e, pos, g)
+        let generate = (!crate::runs_fast(self.p)).then(|| {
+            quote! {
+                pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+                    let pos = PW::of(e);
+                    walk(e, pos, g)
+                }
             }
+        });
+        quote! {
+            #generate
 
             #[inline(always)]
-            fn walk #generic(e: &mut #host, pos: PW, g: &mut Gen<'_>) {
+            fn walk(e: #host, pos: PW, g: &mut Gen<'_>) {
                 let m = Move::default();
                 #first
             }
@@ -1014,7 +1017,8 @@ impl Emitter<'_> {
                 }
             }
             Op::SetDir { var, relation, dir } => {
-                let d = self.dir_code(*relation, dir, &quote!(&pos, &v, 0));
+                let view = self.view_arg();
+                let d = self.dir_code(*relation, dir, &quote!(#view, &pos, &v, 0));
                 let (var, next) = (lit(usize::from(*var)), next());
                 quote! {
                     let d = #d;

@@ -324,6 +324,10 @@ pub struct Pos<const W: usize, const K: usize, const C: usize, const L: usize> {
     pub locals: [CellBits<W>; L],
 }
 
+/// Up to this many piece kinds, [`Pos::set_cell`] picks a kind's set by comparisons rather
+/// than by an index.
+const SELECTED_KINDS: usize = 4;
+
 impl<const W: usize, const K: usize, const C: usize, const L: usize> Pos<W, K, C, L> {
     /// The engine's position.
     #[must_use]
@@ -413,7 +417,17 @@ impl<const W: usize, const K: usize, const C: usize, const L: usize> Pos<W, K, C
             } else {
                 self.by_player[1] |= one;
             }
-            if let Some(b) = self.by_kind.get_mut(usize::from(code - 1) / 2) {
+            let kind = usize::from(code - 1) / 2;
+            if K <= SELECTED_KINDS {
+                // Each kind's set is picked by a comparison, not an index, so that the sets
+                // can stay in registers and a later read of the position does not wait for a
+                // store to memory.
+                for (k, b) in self.by_kind.iter_mut().enumerate() {
+                    if k == kind {
+                        *b |= one;
+                    }
+                }
+            } else if let Some(b) = self.by_kind.get_mut(kind) {
                 *b |= one;
             }
         }
@@ -469,11 +483,64 @@ impl<const W: usize, const K: usize, const C: usize, const L: usize> Position fo
     }
 }
 
+/// What the functions generated for sets, integers and conditions read besides the position:
+/// the program's tables, whose turn it is, the result and the game's history. Both hosts lend
+/// one ([`Host::view`]), so that those functions are generated and compiled once, not once
+/// per host.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    program: &'a Program,
+    zobrist: &'a Zobrist,
+    history: &'a Line,
+    mover: u8,
+    result: Option<GameResult>,
+}
+
+#[doc(hidden)]
+impl<'a> View<'a> {
+    #[inline]
+    #[must_use]
+    pub fn program(&self) -> &'a Program {
+        self.program
+    }
+    #[inline]
+    #[must_use]
+    pub fn zobrist(&self) -> &'a Zobrist {
+        self.zobrist
+    }
+    #[inline]
+    #[must_use]
+    pub fn rt_mover(&self) -> u8 {
+        self.mover
+    }
+    #[inline]
+    #[must_use]
+    pub fn rt_result(&self) -> Option<GameResult> {
+        self.result
+    }
+    /// `repetitions` ([`Engine::rt_repetitions`]) against the host's history.
+    #[inline]
+    #[must_use]
+    pub fn rt_repetitions(&self, hash: u64, counters: &[i32]) -> i32 {
+        repetitions(
+            self.program,
+            self.zobrist,
+            self.history,
+            self.mover,
+            hash,
+            counters,
+        )
+    }
+}
+
 /// What generated code reads and changes besides its own copy of the position `P`: the
 /// program's tables, whose turn it is, and the real position its moves change. The engine is
-/// one host (every change logged on its trail); [`Fast`] is the other, for whole searches on
-/// the position value alone.
+/// one host of a move's replay (every change logged on its trail); [`Fast`] is the other,
+/// for whole searches on the position value alone, and the only host of the generating walk
+/// ([`fast_generate`] runs it for the engine).
 pub trait Host<'p, P> {
+    /// What the generated functions for sets, integers and conditions read.
+    fn view(&self) -> View<'_>;
     /// The program, borrowed apart from the host so that its tables can be read while the
     /// position changes.
     fn program(&self) -> &'p Program;
@@ -496,6 +563,10 @@ pub trait Host<'p, P> {
 impl<'p, const W: usize, const K: usize, const C: usize, const L: usize> Host<'p, Pos<W, K, C, L>>
     for Engine<'p>
 {
+    #[inline]
+    fn view(&self) -> View<'_> {
+        Engine::view(self)
+    }
     #[inline]
     fn program(&self) -> &'p Program {
         Engine::program(self)
@@ -563,6 +634,16 @@ pub struct Fast<'p, P> {
 impl<'p, const W: usize, const K: usize, const C: usize, const L: usize> Host<'p, Pos<W, K, C, L>>
     for Fast<'p, Pos<W, K, C, L>>
 {
+    #[inline]
+    fn view(&self) -> View<'_> {
+        View {
+            program: self.program,
+            zobrist: self.zobrist,
+            history: &self.history,
+            mover: self.mover,
+            result: self.result,
+        }
+    }
     #[inline]
     fn program(&self) -> &'p Program {
         self.program
@@ -705,6 +786,18 @@ impl<'p, P: Position> Fast<'p, P> {
     }
 }
 
+/// The engine's [`GenerateFn`] for a [`FastTurn`]: its walk run on the engine's position
+/// value, so that a generated crate holds one copy of the walk, not one per host.
+pub fn fast_generate<T: FastTurn>(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+    let lent = e.lend_history();
+    let start = lent.as_ref().map_or(0, Line::len);
+    let mut host = Fast::<T::P>::of(e, lent);
+    T::generate(&mut host, g);
+    if let Some(history) = host.take_history() {
+        e.return_history(history, start, false);
+    }
+}
+
 /// [`perft`](super::perft::perft) on the position value: every move applied to a copy.
 pub fn fast_perft<T: FastTurn>(e: &mut Engine<'_>, depth: u32) -> u64 {
     let lent = e.lend_history();
@@ -834,6 +927,19 @@ pub struct DistinctSaved(DistinctOuter);
 
 #[doc(hidden)]
 impl Engine<'_> {
+    /// What the generated functions for sets, integers and conditions read.
+    #[inline]
+    #[must_use]
+    pub fn view(&self) -> View<'_> {
+        View {
+            program: self.program(),
+            zobrist: self.zobrist(),
+            history: self.history_line(),
+            mover: self.state.mover,
+            result: self.state.result,
+        }
+    }
+
     /// The player to move (generated code for programs with `distinct` calls the engine by
     /// name; other programs go through [`Host`]).
     #[inline]

@@ -738,6 +738,11 @@ impl<'p> Engine<'p> {
         )
     }
 
+    /// The game line's keys with their counts, as `repetitions` reads them.
+    pub(super) fn history_line(&self) -> &Line {
+        &self.history.hashes
+    }
+
     /// The keys ([`Engine::position_key`]) of the positions of the game so far, the current one
     /// last (empty when the rules do not read the history).
     #[must_use]
