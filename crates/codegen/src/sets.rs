@@ -288,24 +288,22 @@ impl Emitter<'_> {
         }
     }
 
-    /// The generic parameters, host type and position type of the functions for sets,
-    /// integers and conditions: any number `L` of `let` slots, since both the walk's position
-    /// (`PW`) and replay's (`P`) are read. They read the host's [`View`], so that both hosts
-    /// of replay call the same functions.
-    ///
-    /// [`View`]: rulestone_runtime::compiled::View
-    fn value_fn(&self) -> (TokenStream, TokenStream, TokenStream) {
-        let (generic, host) = (quote!(<const L: usize>), quote!(View<'_>));
+    /// The position type of the functions for sets, integers and conditions: any number `L`
+    /// of `let` slots, since both the walk's position (`PW`) and replay's (`P`) are read.
+    fn value_pos_type(&self) -> TokenStream {
         let (w, k, c) = (
             lit(self.set_words()),
             lit(self.kinds()),
             lit(self.p.counters.len()),
         );
-        (generic, host, quote!(Pos<#w, #k, #c, L>))
+        quote!(Pos<#w, #k, #c, L>)
     }
 
-    /// The functions for the sets, integers and conditions that are emitted. Every body is
+    /// The functions for the sets, integers and conditions that are emitted. They read the
+    /// host's [`View`], so that both hosts of replay call the same functions. Every body is
     /// built before any attribute is decided, since bodies call each other.
+    ///
+    /// [`View`]: rulestone_runtime::compiled::View
     pub(crate) fn value_fns(&self, replay: Range<usize>) -> TokenStream {
         let mut bodies = Vec::new();
         for kind in [Kind::Set, Kind::Int, Kind::Bool] {
@@ -325,7 +323,7 @@ impl Emitter<'_> {
             }
         }
         let always = self.inlined_into_replay(&bodies, &replay);
-        let (generic, host, pos_ty) = self.value_fn();
+        let pos_ty = self.value_pos_type();
         let fns = bodies.iter().zip(always).map(|(b, always)| {
             let attr = if always {
                 quote!(#[inline(always)])
@@ -341,7 +339,7 @@ impl Emitter<'_> {
             let body = &b.body;
             quote! {
                 #attr
-                fn #f #generic(e: &#host, pos: &#pos_ty, v: &V, #params) -> #out {
+                fn #f<const L: usize>(e: &View<'_>, pos: &#pos_ty, v: &V, #params) -> #out {
                     #body
                 }
             }
